@@ -1,0 +1,1 @@
+"""SQL schema, views and saved queries, shipped inside the package as pipeline.warehouse."""
