@@ -1,0 +1,200 @@
+"""Derived checks: is a ratio or percent the arithmetic of two other figures?
+
+"44% above" beside 826 and 575 is 826 / 575 - 1 = 43.7%: consistent. A percent can be an
+increase (a/b - 1), a share (a/b) or a decrease (1 - a/b); a ratio is a/b. Operands are
+sought in the claim's own document first (nearest first, since the figures a percent is
+computed from sit close to it), then across documents among figures on the same subject.
+Each check is a ``derives`` link from the ratio claim to the numerator, with the
+denominator in ``other``, the computed value, and whether the stated value agrees.
+
+For each candidate numerator the matching denominator is found by binary search in the
+value-sorted operands, so a document with n figures costs n log n per percent, not n².
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from dataclasses import dataclass
+
+from pipeline.model import Claim, Link
+
+from .consistency import generous_interval, value_matches
+from .prepare import Prepared
+
+RATIO_FAMILIES = frozenset({"ratio", "percent"})
+BOUNDED = frozenset({"=", "~"})
+NEAR_CHARS = 1200   # "nearby" in a document: a paragraph or two
+
+
+@dataclass(slots=True)
+class Operand:
+    value: float
+    rel_err: float
+    p: Prepared
+    pos: int
+
+
+def _forms(family: str) -> tuple[tuple[str, object], ...]:
+    """(name, f) pairs; f maps the quotient a/b to the stated unit."""
+    if family == "ratio":
+        return (("a/b", lambda q: q),)
+    return (("a/b-1", lambda q: (q - 1) * 100), ("a/b", lambda q: q * 100),
+            ("1-a/b", lambda q: (1 - q) * 100))
+
+
+def _quotient_range(family: str, form: str, lo: float, hi: float) -> tuple[float, float] | None:
+    """The a/b values that ``form`` maps into the stated interval [lo, hi]."""
+    if family == "ratio":
+        qlo, qhi = lo, hi
+    elif form == "a/b-1":
+        qlo, qhi = 1 + lo / 100, 1 + hi / 100
+    elif form == "a/b":
+        qlo, qhi = lo / 100, hi / 100
+    else:
+        qlo, qhi = 1 - hi / 100, 1 - lo / 100
+    qlo = max(qlo, 1e-12)
+    return (qlo, qhi) if qhi > qlo else None
+
+
+def _compatible(x: Prepared, y: Prepared) -> bool:
+    return (x.family == y.family and x.unit == y.unit and x.scope == y.scope
+            and x.statistic == y.statistic)
+
+
+def _operand(c: Claim, p: Prepared) -> Operand | None:
+    if c.value is None or c.value <= 0 or p.family in RATIO_FAMILIES or not p.active:
+        return None
+    if c.comparator not in BOUNDED or c.low is not None:
+        return None
+    return Operand(c.value, p.fig.p / c.value, p, c.start)
+
+
+def _search(r: Claim, rp: Prepared, nums: list[Operand], pool: list[Operand],
+            pool_values: list[float]) -> tuple[Operand, Operand, str, float, bool] | None:
+    """Best consistent (a, b), a from ``nums``, b from ``pool`` (sorted by value).
+
+    Nearest operands win within the document; any consistent pair across documents.
+    """
+    slo, shi = generous_interval(rp.fig)
+    scale = 1.0 if r.family == "ratio" else 100.0
+    best, best_cost = None, None
+    for form, f in _forms(r.family):
+        qr = _quotient_range(r.family, form, slo, shi)
+        if qr is None:
+            continue
+        for a in nums:
+            pad = 1 + a.rel_err + 0.01
+            lo_i = bisect_left(pool_values, a.value / qr[1] / pad)
+            hi_i = bisect_right(pool_values, a.value / qr[0] * pad)
+            for b in pool[lo_i:hi_i]:
+                if b.p is a.p or b.value == a.value or not _compatible(a.p, b.p):
+                    continue
+                q = a.value / b.value
+                computed = f(q)
+                if not value_matches(rp.fig, computed, scale * q * (a.rel_err + b.rel_err)):
+                    continue
+                same = a.p.doc == b.p.doc == rp.doc
+                cost = (abs(a.pos - r.start) + abs(b.pos - r.start)) if same else 10**12
+                if best_cost is None or cost < best_cost:
+                    best, best_cost = (a, b, form, computed, True), cost
+    return best
+
+
+def _search_denominator(r: Claim, rp: Prepared, dens: list[Operand], pool: list[Operand],
+                        pool_values: list[float]):
+    """Like ``_search`` with the local figure as denominator b and a from ``pool``."""
+    slo, shi = generous_interval(rp.fig)
+    scale = 1.0 if r.family == "ratio" else 100.0
+    for form, f in _forms(r.family):
+        qr = _quotient_range(r.family, form, slo, shi)
+        if qr is None:
+            continue
+        for b in dens:
+            pad = 1 + b.rel_err + 0.01
+            lo_i = bisect_left(pool_values, b.value * qr[0] / pad)
+            hi_i = bisect_right(pool_values, b.value * qr[1] * pad)
+            for a in pool[lo_i:hi_i]:
+                if a.p is b.p or a.value == b.value or not _compatible(a.p, b.p):
+                    continue
+                q = a.value / b.value
+                computed = f(q)
+                if value_matches(rp.fig, computed, scale * q * (a.rel_err + b.rel_err)):
+                    return (a, b, form, computed, True)
+    return None
+
+
+def _nearest_pair(r: Claim, ops: list[Operand]) -> tuple[Operand, Operand, str, float, bool] | None:
+    """For an inconsistent check: the two compatible figures in the ratio's sentence."""
+    if r.sentence_start is None or r.sentence_end is None:
+        return None
+    inside = [o for o in ops if r.sentence_start <= o.pos < r.sentence_end]
+    best = None
+    for i, a in enumerate(inside):
+        for b in inside[i + 1:]:
+            if not _compatible(a.p, b.p) or a.value == b.value:
+                continue
+            big, small = (a, b) if a.value > b.value else (b, a)
+            for form, f in _forms(r.family):
+                computed = f(big.value / small.value)
+                err = abs(computed - r.value)
+                if best is None or err < best[0]:
+                    best = (err, (big, small, form, computed, False))
+    return best[1] if best else None
+
+
+def derive_links(claims: list[Claim], prepared: list[Prepared],
+                 only: set[str] | None = None) -> list[Link]:
+    """A ``derives`` link for every ratio/percent claim that two figures explain.
+
+    ``only`` restricts the checks to these ratio claim ids (incremental relinking).
+    """
+    by_doc: dict[str, list[Operand]] = defaultdict(list)
+    by_subject: dict[str, list[Operand]] = defaultdict(list)
+    for c, p in zip(claims, prepared):
+        o = _operand(c, p)
+        if o is not None:
+            by_doc[c.doc_id].append(o)
+            if p.subject:
+                by_subject[p.subject].append(o)
+    doc_sorted: dict[str, tuple[list[Operand], list[float]]] = {}
+    subj_sorted: dict[str, tuple[list[Operand], list[float]]] = {}
+
+    def sorted_pool(cache, table, key):
+        if key not in cache:
+            ops = sorted(table.get(key, ()), key=lambda o: o.value)
+            cache[key] = (ops, [o.value for o in ops])
+        return cache[key]
+
+    links: list[Link] = []
+    for r, rp in zip(claims, prepared):
+        if r.family not in RATIO_FAMILIES or not rp.active or r.value is None:
+            continue
+        if only is not None and r.id not in only:
+            continue
+        own = by_doc.get(r.doc_id, [])
+        hit = None
+        if r.comparator in BOUNDED and r.low is None:
+            near = [o for o in own if abs(o.pos - r.start) <= NEAR_CHARS]
+            pool, vals = sorted_pool(doc_sorted, by_doc, r.doc_id)
+            hit = _search(r, rp, near, pool, vals) if near else None
+            if hit is None and len(near) < len(own):
+                hit = _search(r, rp, own, pool, vals)
+            if hit is None and rp.subject:
+                # across documents: one operand here, the other on the same subject anywhere
+                pool, vals = sorted_pool(subj_sorted, by_subject, rp.subject)
+                local = [o for o in own if o.p.subject == rp.subject]
+                if local:
+                    hit = _search(r, rp, local, pool, vals) or _search_denominator(
+                        r, rp, local, pool, vals)
+        if hit is None:
+            hit = _nearest_pair(r, own)
+        if hit is None:
+            continue
+        a, b, form, computed, ok = hit
+        where = "same document" if a.p.doc == b.p.doc == rp.doc else "across documents"
+        links.append(Link(
+            r.id, a.p.id, "derives", ok,
+            f"{form} with a={a.value:g}, b={b.value:g} gives {computed:.4g} "
+            f"vs stated {r.comparator}{r.value:g} ({where})",
+            computed=computed, other=b.p.id))
+    return links

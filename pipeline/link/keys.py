@@ -1,0 +1,174 @@
+"""Quantity keys and subject normalisation.
+
+Two claims can only be compared when they measure the same quantity of the same subject
+(CLAIMS.md §3). The extractor already gives canonical names; this module only removes what
+spelling can still vary (case, spacing, punctuation, an owner's possessive) and expands
+named systems into "N x ACC" so that "DGX B200" and "8 x B200" are one configuration.
+Everything is cached: a corpus holds few distinct names but millions of claims.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pipeline.model import Claim
+
+# Owner words that precede a model name without being part of it ("Meta's Llama 4").
+_OWNER_PREFIXES = ("meta", "nvidia", "moonshot ai", "moonshotai")
+
+# Named systems -> (count, accelerator). Only names whose size is fixed by the product.
+_SYSTEMS: dict[str, tuple[int, str]] = {
+    "dgx b200": (8, "B200"), "hgx b200": (8, "B200"),
+    "dgx b300": (8, "B300"), "hgx b300": (8, "B300"),
+    "dgx h100": (8, "H100"), "hgx h100": (8, "H100"),
+    "dgx h200": (8, "H200"), "hgx h200": (8, "H200"),
+    "dgx a100": (8, "A100"), "hgx a100": (8, "A100"),
+    "gb200 nvl72": (72, "GB200"), "gb300 nvl72": (72, "GB300"),
+    "dgx gb200": (72, "GB200"), "dgx gb300": (72, "GB300"),
+    "vera rubin nvl72": (72, "Rubin"), "rubin nvl72": (72, "Rubin"),
+    "vera rubin nvl144": (144, "Rubin"),
+}
+
+_ENGINE_ALIASES = {
+    "trt llm": "tensorrt-llm", "trtllm": "tensorrt-llm", "tensorrt llm": "tensorrt-llm",
+    "tensorrt-llm": "tensorrt-llm", "sgl": "sglang", "text generation inference": "tgi",
+    "dynamo trt llm": "dynamo tensorrt-llm", "dynamo tensorrt llm": "dynamo tensorrt-llm",
+}
+
+_HW_RE = re.compile(r"^\s*(\d+)\s*[x×*]\s*(.+?)\s*$", re.I)
+_SEP_RE = re.compile(r"[\s_\-/,:;()\[\]\"']+")
+
+
+@lru_cache(maxsize=65536)
+def norm(text: str | None) -> str | None:
+    """Case, spacing and punctuation folded away; dots kept (they separate versions)."""
+    if text is None:
+        return None
+    t = text.strip().lower().replace("’", "'")
+    t = re.sub(r"\b[\w.]+'s\s+", "", t)          # possessive owner: "meta's llama" -> "llama"
+    t = _SEP_RE.sub(" ", t).strip(" .")
+    return t or None
+
+
+@lru_cache(maxsize=65536)
+def model_key(model: str | None) -> str | None:
+    """Canonical key of a model name: 'Meta Llama-4 Maverick' -> 'llama 4 maverick'."""
+    t = norm(model)
+    if t is None:
+        return None
+    for p in _OWNER_PREFIXES:
+        if t.startswith(p + " ") and len(t) > len(p) + 1:
+            t = t[len(p) + 1:]
+            break
+    return t
+
+
+@lru_cache(maxsize=65536)
+def accelerator_key(acc: str | None) -> str | None:
+    """'NVIDIA B300 GPUs' -> 'B300'; case and spacing removed."""
+    t = norm(acc)
+    if t is None:
+        return None
+    t = re.sub(r"^nvidia\s+|^amd\s+|\s*(gpus?|chips?|accelerators?)$", "", t)
+    return t.replace(" ", "").upper() or None
+
+
+@lru_cache(maxsize=65536)
+def hardware_key(hardware: str | None, hw_count: int | None = None,
+                 accelerator: str | None = None) -> tuple[int | None, str] | None:
+    """(count, accelerator) of a configuration; count None when only the chip is known.
+
+    Accepts the extractor's "N x ACC" form and named systems ("DGX B200" = 8 x B200).
+    """
+    if hardware:
+        h = norm(hardware) or ""
+        for name, (n, acc) in _SYSTEMS.items():
+            if h == name or h.startswith(name + " "):
+                return (n, acc.upper())
+        m = _HW_RE.match(hardware)
+        if m:
+            inner = m.group(2)
+            sub = hardware_key(inner)
+            if sub and sub[0] is not None and norm(inner) in _SYSTEMS:
+                return (int(m.group(1)) * sub[0], sub[1])
+            return (int(m.group(1)), accelerator_key(inner) or inner.upper())
+        acc = accelerator_key(hardware)
+        if acc:
+            return (hw_count, acc)
+    if accelerator:
+        return (hw_count, accelerator_key(accelerator) or accelerator)
+    return None
+
+
+def hardware_text(key: tuple[int | None, str] | None) -> str | None:
+    """Readable form of a hardware key: (8, 'B200') -> '8 x B200'."""
+    if key is None:
+        return None
+    return f"{key[0]} x {key[1]}" if key[0] is not None else key[1]
+
+
+@lru_cache(maxsize=4096)
+def engine_key(engine: str | None) -> str | None:
+    """'TRT-LLM' -> 'tensorrt-llm'; 'Dynamo SGLang' stays distinct from 'SGLang'."""
+    t = norm(engine)
+    if t is None:
+        return None
+    return _ENGINE_ALIASES.get(t, t)
+
+
+@lru_cache(maxsize=4096)
+def basis_key(per_basis: str | None) -> str | None:
+    """'per GPU-hour' and 'per GPU hour' -> 'gpuhour'."""
+    t = norm(per_basis)
+    if t is None:
+        return None
+    t = re.sub(r"^(per|a|an|each)\s+", "", t)
+    return t.replace(" ", "").replace(".", "") or None
+
+
+def scope_key(scope: str | None) -> str | None:
+    """None for a scope nothing in the text states ('unspecified' behaves like absent)."""
+    return None if scope in (None, "", "unspecified") else scope
+
+
+def subject_key(c: Claim) -> str | None:
+    """The blocking subject: the model, else the hardware configuration, else None.
+
+    A claim with neither names no subject and is never linked pairwise; it can still be
+    derived or be unsourced.
+    """
+    m = model_key(c.model)
+    if m:
+        return "m:" + m
+    hw = hardware_key(c.hardware, c.hw_count, c.accelerator)
+    if hw:
+        return "h:" + (hardware_text(hw) or "")
+    return None
+
+
+def unit_key(c: Claim) -> str:
+    """Canonical unit, with the price basis for money (per GPU-hour vs per 1M tokens)."""
+    u = norm(c.unit) or ""
+    if c.family == "money":
+        b = basis_key(c.per_basis)
+        if b:
+            u = f"{u}/{b}"
+    return u
+
+
+def quantity_key(c: Claim) -> str:
+    """family|scope|statistic|phase|token kind|subject — what a figure measures.
+
+    Missing parts are written as '*': a claim that leaves them open can still match a
+    claim that states them (for support), which is why the blocking subject, not this
+    full key, is the unit of relinking.
+    """
+    parts = (c.family, scope_key(c.scope), norm(c.statistic), norm(c.phase),
+             norm(c.token_kind), subject_key(c))
+    return "|".join(p if p else "*" for p in parts)
+
+
+def subject_of_key(qkey: str) -> str | None:
+    """The subject part of a quantity key ('*' -> None)."""
+    s = qkey.rsplit("|", 1)[-1]
+    return None if s == "*" else s

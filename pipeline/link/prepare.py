@@ -1,0 +1,106 @@
+"""Per-claim comparison records, computed once.
+
+Linking compares each claim with its neighbours many times; normalising names, reading
+intervals and resolving roles once per claim (instead of per pair) is what keeps a
+million claims within a minute.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.model import Claim
+
+from .consistency import Figure, generous_interval
+from .keys import (engine_key, hardware_key, norm, quantity_key, scope_key, subject_key,
+                   unit_key)
+
+INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})
+# Families whose values count things; the same number across them is metric drift.
+COUNT_FAMILIES = frozenset({"token_throughput", "request_throughput", "tokens", "parameters"})
+THROUGHPUT_FAMILIES = frozenset({"token_throughput", "request_throughput"})
+
+
+@dataclass(slots=True)
+class Prepared:
+    """What pair rules read from a claim, normalised."""
+
+    idx: int
+    id: str
+    doc: str
+    family: str
+    unit: str
+    scope: str | None
+    statistic: str | None
+    phase: str | None
+    token_kind: str | None
+    subject: str | None
+    hw: tuple[int | None, str] | None
+    engine: str | None
+    concurrency: float | None
+    fig: Figure
+    lo: float
+    hi: float
+    active: bool          # may support, restate or conflict (not negated/hypothetical)
+    role: str
+    published: str
+    asserted_by: str | None
+    qkey: str
+    op_point: float | None = None   # per-user speed of the operating point (per-GPU figures)
+
+
+def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
+    """Build the comparison record of one claim; ``role`` is its document's role."""
+    fig = Figure(c.value, c.low, c.high, c.comparator or "=", c.precision)
+    lo, hi = generous_interval(fig)
+    return Prepared(
+        idx=idx, id=c.id, doc=c.doc_id, family=c.family, unit=unit_key(c),
+        scope=scope_key(c.scope), statistic=norm(c.statistic), phase=norm(c.phase),
+        token_kind=norm(c.token_kind), subject=subject_key(c),
+        hw=hardware_key(c.hardware, c.hw_count, c.accelerator),
+        engine=engine_key(c.engine), concurrency=c.concurrency, fig=fig, lo=lo, hi=hi,
+        active=c.stance not in INERT_STANCES, role=role, published=published or "",
+        asserted_by=norm(c.asserted_by), qkey=quantity_key(c),
+    )
+
+
+def hw_compatible(a: Prepared, b: Prepared) -> bool:
+    """Hardware agrees where both state it (a bare chip matches any count of it)."""
+    if a.hw is None or b.hw is None:
+        return True
+    if a.hw[1] != b.hw[1]:
+        return False
+    return a.hw[0] is None or b.hw[0] is None or a.hw[0] == b.hw[0]
+
+
+def engine_compatible(a: Prepared, b: Prepared) -> bool:
+    """Engine agrees where both state it."""
+    return a.engine is None or b.engine is None or a.engine == b.engine
+
+
+def same_opt(x: str | None, y: str | None) -> bool:
+    """Optional attribute agreement: equal, or left open by one side."""
+    return x is None or y is None or x == y
+
+
+def op_points_close(a: float | None, b: float | None, rel: float = 0.10) -> bool | None:
+    """None when either operating point is unknown; else within ``rel`` of the larger."""
+    if a is None or b is None:
+        return None
+    m = max(abs(a), abs(b))
+    return m == 0 or abs(a - b) <= rel * m
+
+
+def conditions_compatible(a: Prepared, b: Prepared) -> bool:
+    """Same subject conditions: hardware, engine, concurrency and operating point."""
+    if not (hw_compatible(a, b) and engine_compatible(a, b)):
+        return False
+    if a.concurrency is not None and b.concurrency is not None:
+        if abs(a.concurrency - b.concurrency) > 1e-6 * max(a.concurrency, b.concurrency, 1):
+            return False
+    return op_points_close(a.op_point, b.op_point) is not False
+
+
+def rank(p: Prepared) -> tuple[int, str, str]:
+    """Order for link direction: the source of a link is the later or secondary claim."""
+    r = {"secondary": 2, "unknown": 1}.get(p.role, 0)
+    return (r, p.published, p.id)

@@ -1,0 +1,130 @@
+"""Pairwise relations between claims of different documents (CLAIMS.md §3).
+
+Claims are blocked on their subject (model, else hardware); inside a block they are
+sorted by the low end of their interval and swept, so each claim meets only the claims
+whose values could agree with it. That yields ``supports``, ``restates`` and ``mismatch``
+in near-linear time. ``conflicts`` need the opposite (values that do *not* agree), so they
+are found inside the narrower exact-quantity groups, where only real rivals meet.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from pipeline.model import Link
+
+from .attribution import SourceIndex
+from .consistency import consistent
+from .prepare import (COUNT_FAMILIES, Prepared, conditions_compatible, op_points_close,
+                      rank, same_opt)
+
+MISMATCH_MIN_VALUE = 10.0   # small numbers coincide across metrics too easily
+NEIGHBOURS = 3              # conflict partners per side in very large groups
+LARGE_GROUP = 64
+
+
+def _same_measure(a: Prepared, b: Prepared) -> bool:
+    """Statistic, phase and token kind agree where both state them."""
+    return (same_opt(a.statistic, b.statistic) and same_opt(a.phase, b.phase)
+            and same_opt(a.token_kind, b.token_kind))
+
+
+def classify(a: Prepared, b: Prepared, sources: SourceIndex) -> Link | None:
+    """The relation of two value-consistent candidates, or None."""
+    if a.doc == b.doc or not (a.active and b.active):
+        return None
+    if not conditions_compatible(a, b):
+        return None
+    if not consistent(a.fig, b.fig):
+        return None
+    src, dst = (a, b) if rank(a) >= rank(b) else (b, a)
+    if a.family == b.family and a.unit == b.unit:
+        if a.scope and b.scope and a.scope != b.scope:
+            return _mismatch(src, dst, f"scope {src.scope} vs {dst.scope}")
+        if not _same_measure(a, b):
+            return None
+        detail = "values agree at the stated precision"
+        if not (a.scope and b.scope) and a.family in ("token_throughput", "request_throughput"):
+            detail += "; scope unspecified on one side"
+        if (src.role == "secondary" and dst.role == "primary" and src.asserted_by
+                and dst.doc in sources.resolve(src.asserted_by)):
+            return Link(src.id, dst.id, "restates", True,
+                        f"attributed to {src.asserted_by}; " + detail)
+        return Link(src.id, dst.id, "supports", True, detail)
+    if a.family != b.family and a.family in COUNT_FAMILIES and b.family in COUNT_FAMILIES:
+        return _mismatch(src, dst, f"family {src.family} vs {dst.family}")
+    if a.family == b.family and a.unit != b.unit:
+        return _mismatch(src, dst, f"unit {src.unit} vs {dst.unit}")
+    return None
+
+
+def _mismatch(src: Prepared, dst: Prepared, why: str) -> Link | None:
+    if abs(src.fig.value) < MISMATCH_MIN_VALUE or abs(dst.fig.value) < MISMATCH_MIN_VALUE:
+        return None
+    return Link(src.id, dst.id, "mismatch", True, f"same number, different metric: {why}")
+
+
+def blocks_by_subject(prepared: Iterable[Prepared]) -> dict[str, list[Prepared]]:
+    """Claims grouped by subject; claims with no subject are left out."""
+    out: dict[str, list[Prepared]] = defaultdict(list)
+    for p in prepared:
+        if p.subject is not None and p.active:
+            out[p.subject].append(p)
+    return out
+
+
+def agreeing_links(block: list[Prepared], sources: SourceIndex) -> list[Link]:
+    """supports / restates / mismatch inside one subject block, by interval sweep."""
+    block = sorted(block, key=lambda p: p.lo)
+    links: list[Link] = []
+    n = len(block)
+    for i in range(n):
+        a = block[i]
+        hi = a.hi
+        for j in range(i + 1, n):
+            b = block[j]
+            if b.lo > hi:
+                break
+            if b.hi < a.lo:
+                continue
+            link = classify(a, b, sources)
+            if link is not None:
+                links.append(link)
+    return links
+
+
+def _conflict_group_key(p: Prepared) -> tuple | None:
+    """Exact quantity and conditions: only claims equal here can contradict each other.
+
+    Open parts are not wildcards here (unlike for support): a figure that leaves the
+    hardware or scope open cannot be shown wrong by one that states it.
+    """
+    if p.family in ("token_throughput", "request_throughput") and p.scope is None:
+        return None
+    return (p.family, p.unit, p.scope, p.statistic, p.phase, p.token_kind, p.hw,
+            p.engine, p.concurrency)
+
+
+def conflict_links(block: list[Prepared]) -> list[Link]:
+    """Cross-document conflicts inside one subject block."""
+    groups: dict[tuple, list[Prepared]] = defaultdict(list)
+    for p in block:
+        k = _conflict_group_key(p)
+        if k is not None:
+            groups[k].append(p)
+    links: list[Link] = []
+    for g in groups.values():
+        if len(g) < 2 or len({p.doc for p in g}) < 2:
+            continue
+        g.sort(key=lambda p: p.fig.value)
+        reach = len(g) if len(g) <= LARGE_GROUP else NEIGHBOURS
+        for i, a in enumerate(g):
+            for b in g[i + 1:i + 1 + reach]:
+                if a.doc == b.doc or op_points_close(a.op_point, b.op_point) is False:
+                    continue
+                if consistent(a.fig, b.fig):
+                    continue
+                src, dst = (a, b) if rank(a) >= rank(b) else (b, a)
+                links.append(Link(src.id, dst.id, "conflicts", False,
+                                  f"same quantity, {src.fig.value:g} vs {dst.fig.value:g}"))
+    return links
