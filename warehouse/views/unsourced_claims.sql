@@ -1,0 +1,9 @@
+-- Secondary claims that no primary claim supports or restates (CLAIMS.md §3).
+CREATE OR REPLACE VIEW unsourced_claims AS
+SELECT
+    c.id, c.doc_id, d.title, d.publisher, d.published, d.path,
+    c.surface, c.value, c.comparator, c.family, c.unit, c.scope, c.model, c.hardware,
+    c.engine, c.asserted_by, c.stance, c.sentence, c.findings
+FROM claims c
+LEFT JOIN documents d ON d.id = c.doc_id
+WHERE list_contains(c.findings, 'unsourced');
