@@ -1,0 +1,306 @@
+"""The `claims` command: parses arguments, calls the library, prints. Nothing else.
+
+Errors a user can cause (a missing path, no database, a write through `sql`) print one
+line on stderr and exit non-zero; `--debug` shows the traceback instead.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import json
+import os
+import sys
+import traceback
+from enum import Enum
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+import typer
+
+from pipeline.store import StoreError, Store, check_read_only, one_line
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Extract, cross-reference and check numeric performance claims.")
+
+DbOption = typer.Option(None, "--db", help="DuckDB file (default: $CLAIMS_DB or warehouse/claims.duckdb).")
+DebugOption = typer.Option(False, "--debug", help="Show tracebacks.")
+PROGRESS_THRESHOLD = 5       # "more than a handful of files"
+
+
+class UserError(Exception):
+    """Something the user can fix; printed as one line."""
+
+
+class _State:
+    debug = False
+
+
+def _err(message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)
+
+
+# --- ingest -------------------------------------------------------------------------------
+
+@app.command()
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="Files or folders (walked recursively)."),
+    db: Optional[str] = DbOption,
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any file failed."),
+    force: bool = typer.Option(False, "--force", help="Re-ingest unchanged files too."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Processes parsing files."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line."),
+    debug: bool = DebugOption,
+) -> None:
+    """Read documents into the database and extract their claims."""
+    from pipeline.run import ingest_paths
+
+    _State.debug = _State.debug or debug
+    missing = [str(p) for p in paths if not (p.exists() or p.is_symlink())]
+    if missing:
+        raise UserError(f"no such file or folder: {', '.join(missing)}")
+    with Store.open(db) as store:
+        with _Progress(enabled=not quiet) as bar:
+            summary = ingest_paths(paths, store, workers=workers, force=force,
+                                   on_total=bar.start, progress=bar.advance)
+    errors = [o for o in summary.outcomes if o.status == "error"]
+    for o in errors[:20]:
+        _err(f"{o.path}: {o.reason}")
+        if _State.debug and o.trace:
+            print(o.trace, file=sys.stderr)
+    if len(errors) > 20:
+        _err(f"... and {len(errors) - 20} more (SELECT * FROM ingest_errors)")
+    print(summary.line())
+    if strict and summary.errors:
+        raise typer.Exit(1)
+
+
+class _Progress:
+    """A rich progress bar on stderr, only on a terminal and only for more than a handful."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+        self.task = None
+
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def start(self, total: int) -> None:
+        if not self.enabled or total <= PROGRESS_THRESHOLD:
+            return
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+
+        self.bar = Progress(TextColumn("ingest"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), TextColumn("{task.description}"),
+                            console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("", total=total)
+
+    def advance(self, n: int, path: str) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, advance=n, description=path[-50:])
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+# --- sql ----------------------------------------------------------------------------------
+
+class SqlFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+@app.command()
+def sql(
+    query: str = typer.Argument(..., help="One read-only statement (SELECT, WITH, ...)."),
+    db: Optional[str] = DbOption,
+    fmt: SqlFormat = typer.Option(SqlFormat.table, "--format", "-f", help="table, csv or json."),
+    debug: bool = DebugOption,
+) -> None:
+    """Run a read-only query; writes are refused."""
+    _State.debug = _State.debug or debug
+    check_read_only(query)
+    with Store.open(db, read_only=True) as store:
+        try:
+            columns, rows = store.query(query)
+        except Exception as exc:
+            if _State.debug:
+                raise
+            raise UserError(one_line(exc)) from None
+    out = sys.stdout
+    if fmt is SqlFormat.csv:
+        _write_csv(out, columns, rows)
+    elif fmt is SqlFormat.json:
+        json.dump([dict(zip(columns, r)) for r in rows], out, default=_json_default,
+                  ensure_ascii=False, indent=1)
+        out.write("\n")
+    else:
+        out.write(render_table(columns, rows))
+
+
+def _cell(value: Any, width: int = 60) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        text = f"{value:.6g}" if abs(value) < 1e15 else f"{value:.6e}"
+    elif isinstance(value, (list, dict)):
+        text = json.dumps(value, default=_json_default, ensure_ascii=False)
+    else:
+        text = str(value)
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render_table(columns: list[str], rows: list[tuple]) -> str:
+    """Plain aligned text table: numbers right-aligned, long cells cut at 60 characters."""
+    cells = [[_cell(v) for v in row] for row in rows]
+    numeric = [all(isinstance(r[i], (int, float, decimal.Decimal)) and not isinstance(r[i], bool)
+                   for r in rows if r[i] is not None) and any(r[i] is not None for r in rows)
+               for i in range(len(columns))]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+
+    def line(values: list[str]) -> str:
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(columns), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in cells]
+    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(out) + "\n"
+
+
+# --- export -------------------------------------------------------------------------------
+
+class ExportKind(str, Enum):
+    documents = "documents"
+    claims = "claims"
+    links = "links"
+
+
+class ExportFormat(str, Enum):
+    jsonl = "jsonl"
+    csv = "csv"
+    parquet = "parquet"
+
+
+EXPORT_SQL = {
+    ExportKind.documents: "SELECT * FROM documents ORDER BY path, id",
+    ExportKind.claims: ('SELECT c.*, d.path AS doc_path FROM claims c '
+                        'JOIN documents d ON d.id = c.doc_id ORDER BY d.path, c.start, c."end", c.id'),
+    ExportKind.links: ("SELECT l.*, ds.path AS src_doc_path, dd.path AS dst_doc_path FROM links l "
+                       "LEFT JOIN claims cs ON cs.id = l.src LEFT JOIN documents ds ON ds.id = cs.doc_id "
+                       "LEFT JOIN claims cd ON cd.id = l.dst LEFT JOIN documents dd ON dd.id = cd.doc_id "
+                       "ORDER BY l.src, l.dst, l.relation"),
+}
+
+
+@app.command()
+def export(
+    kind: ExportKind = typer.Argument(..., help="documents, claims or links."),
+    db: Optional[str] = DbOption,
+    fmt: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", "-f", help="jsonl, csv or parquet."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="File (default: stdout)."),
+    debug: bool = DebugOption,
+) -> None:
+    """Write a table out as JSON lines, CSV or Parquet."""
+    _State.debug = _State.debug or debug
+    if fmt is ExportFormat.parquet and output is None:
+        raise UserError("parquet is binary: give a file with -o FILE")
+    with Store.open(db, read_only=True) as store:
+        if fmt is ExportFormat.parquet:
+            import pyarrow.parquet as pq
+
+            pq.write_table(store.arrow(EXPORT_SQL[kind]), str(output))
+            return
+        cur = store.cursor_for(EXPORT_SQL[kind])
+        columns = [d[0] for d in cur.description]
+        json_cols = {i for i, d in enumerate(cur.description) if str(d[1]).upper() == "JSON"}
+        rows = _batches(cur)
+        fh = output.open("w", encoding="utf-8", newline="") if output else sys.stdout
+        try:
+            if fmt is ExportFormat.csv:
+                _write_csv(fh, columns, rows)
+            else:
+                for row in rows:
+                    obj = {c: (json.loads(v) if i in json_cols and isinstance(v, str) else v)
+                           for i, (c, v) in enumerate(zip(columns, row))}
+                    fh.write(json.dumps(obj, default=_json_default, ensure_ascii=False) + "\n")
+        finally:
+            if output:
+                fh.close()
+
+
+def _batches(cur, size: int = 2000) -> Iterable[tuple]:
+    while True:
+        chunk = cur.fetchmany(size)
+        if not chunk:
+            return
+        yield from chunk
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (dt.date, dt.datetime, dt.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def _write_csv(fh, columns: list[str], rows: Iterable[tuple]) -> None:
+    writer = csv.writer(fh, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if v is None else
+                         json.dumps(v, default=_json_default, ensure_ascii=False)
+                         if isinstance(v, (list, dict)) else
+                         v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v
+                         for v in row])
+
+
+# --- entry point --------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> None:
+    """Console script: run the app, turning user-fixable errors into one line on stderr."""
+    _State.debug = os.environ.get("CLAIMS_DEBUG", "") not in ("", "0") or "--debug" in (argv or sys.argv[1:])
+    try:
+        app(args=argv, standalone_mode=False)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (UserError, StoreError) as exc:
+        if _State.debug:
+            traceback.print_exc()
+        _err(str(exc))
+        sys.exit(2)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
+    except KeyboardInterrupt:
+        _err("interrupted")
+        sys.exit(130)
+    except Exception as exc:
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if isinstance(exc, click.exceptions.Abort):
+            _err("aborted")
+            sys.exit(1)
+        if _State.debug:
+            traceback.print_exc()
+        else:
+            _err(f"unexpected {type(exc).__name__}: {one_line(exc)} (run with --debug for details)")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""sources.csv: a sidecar in an ingested folder that overrides the metadata of its files.
+
+Columns `path,role,publisher,title,url,date` (and optionally `author`); any may be empty,
+and an empty cell overrides nothing. Paths are relative to the folder holding the CSV.
+Manifests nest: for a file, every sources.csv from the ingest root down to the file's
+own folder applies, the nearest one winning field by field. Problems (unknown role, bad
+date, a listed file that does not exist) are collected, not raised, so the run goes on and
+reports them.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+from pipeline.ingest import meta as m
+from pipeline.ingest.text import decode
+
+MANIFEST_NAME = "sources.csv"
+COLUMNS = ("path", "role", "publisher", "title", "url", "date", "author")
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Metadata a manifest imposes on one file; None means "leave what the file says"."""
+
+    role: str | None = None
+    publisher: str | None = None
+    title: str | None = None
+    url: str | None = None
+    published: str | None = None
+    author: str | None = None
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def merged(self, inner: "Overrides") -> "Overrides":
+        """``self`` (an outer manifest) with the non-empty fields of ``inner`` on top."""
+        return Overrides(**{**self.as_dict(), **inner.as_dict()})
+
+
+@dataclass
+class Manifest:
+    """One parsed sources.csv."""
+
+    path: Path
+    entries: dict[str, Overrides] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def normalise(rel: str) -> str:
+    """A manifest path in the same spelling as ``Document.path`` (POSIX, no ./)."""
+    rel = rel.strip().replace("\\", "/")
+    while rel.startswith("./"):
+        rel = rel[2:]
+    return PurePosixPath(rel).as_posix() if rel else ""
+
+
+def parse(text: str, path: Path) -> Manifest:
+    """Parse manifest text; ``path`` is only used to check that listed files exist."""
+    manifest = Manifest(path)
+    reader = csv.DictReader(io.StringIO(text))
+    header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    if "path" not in header:
+        manifest.problems.append("no 'path' column in the header")
+        return manifest
+    reader.fieldnames = header
+    for lineno, row in enumerate(reader, start=2):
+        rel = normalise(row.get("path") or "")
+        if not rel:
+            if any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                manifest.problems.append(f"line {lineno}: empty path")
+            continue
+        values = {k: m.clean(row.get(k)) for k in COLUMNS if k != "path"}
+        try:
+            role = m.role(values["role"])
+        except ValueError as exc:
+            manifest.problems.append(f"line {lineno}: {exc}")
+            role = None
+        published = m.iso_date(values["date"])
+        if values["date"] and not published:
+            manifest.problems.append(f"line {lineno}: date {values['date']!r} not understood")
+        if not (path.parent / rel).is_file():
+            manifest.problems.append(f"line {lineno}: {rel!r} does not exist")
+        manifest.entries[rel] = Overrides(role=role, publisher=values["publisher"],
+                                          title=values["title"], url=values["url"],
+                                          published=published, author=values["author"])
+    return manifest
+
+
+@lru_cache(maxsize=256)
+def _load_cached(path: str, mtime_ns: int, size: int) -> Manifest:
+    p = Path(path)
+    return parse(decode(p.read_bytes()).text, p)
+
+
+def load(path: Path) -> Manifest:
+    """The parsed manifest at ``path``, re-read only when the file changed."""
+    st = path.stat()
+    return _load_cached(str(path), st.st_mtime_ns, st.st_size)
+
+
+def overrides_for(path: Path, root: Path) -> tuple[Overrides, list[Path]]:
+    """Merged overrides for ``path`` from every sources.csv between ``root`` and it.
+
+    Returns the overrides and the manifests that listed the file.
+    """
+    result, used = Overrides(), []
+    try:
+        rel_dir = path.parent.relative_to(root)
+    except ValueError:
+        return result, used
+    folders = [root] + [root.joinpath(*rel_dir.parts[:i + 1]) for i in range(len(rel_dir.parts))]
+    for folder in folders:
+        csv_path = folder / MANIFEST_NAME
+        if not csv_path.is_file():
+            continue
+        entry = load(csv_path).entries.get(path.relative_to(folder).as_posix())
+        if entry is not None:
+            result = result.merged(entry)
+            used.append(csv_path)
+    return result, used

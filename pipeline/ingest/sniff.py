@@ -1,0 +1,104 @@
+"""Which format a file is in: by extension first, corrected by its first bytes.
+
+Extensions lie (a PDF saved as `.txt`, an HTML page saved as `.md`) or are missing, so
+strong signatures in the content win: the `%PDF-` header, an HTML document opening, and
+binary content (which no text format can hold). Weak signals (front matter, a `#`
+heading) only decide for files without a known extension.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pipeline.ingest.errors import IngestError
+from pipeline.ingest.text import BOMS, looks_utf16
+
+EXTENSIONS: dict[str, str] = {
+    ".txt": "text", ".text": "text",
+    ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown",
+    ".html": "html", ".htm": "html", ".xhtml": "html",
+    ".pdf": "pdf",
+}
+FORMATS = ("text", "markdown", "html", "pdf")
+
+# Only signatures no prose starts with; other binaries are caught by NULs/control bytes.
+_BINARY_MAGIC = (
+    b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"PK\x03\x04", b"\x1f\x8b", b"\x7fELF",
+    b"\xfd7zXZ", b"7z\xbc\xaf", b"SQLite format 3\x00", b"\xd0\xcf\x11\xe0",
+)
+_HTML_START = re.compile(
+    rb"\A(?:\s|<\?xml[^>]*>|<!--.*?-->)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])",
+    re.IGNORECASE | re.DOTALL)
+_FRONT_MATTER = re.compile(rb"\A(?:---|\+\+\+)[ \t]*\r?\n")
+_MD_HEADING = re.compile(rb"^#{1,6} \S", re.MULTILINE)
+# Control bytes that never occur in text (TAB, LF, FF, CR, ESC are allowed).
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+
+
+def by_extension(path: Path) -> str | None:
+    """The format the file name claims, or None for extensions we do not read."""
+    return EXTENSIONS.get(path.suffix.lower())
+
+
+def _strip_bom(head: bytes) -> bytes:
+    for bom, _ in BOMS:
+        if head.startswith(bom):
+            return head[len(bom):]
+    return head
+
+
+def is_binary(head: bytes) -> bool:
+    """True for content no text format can hold: known magic numbers, NULs, control bytes."""
+    if any(head.startswith(bom) for bom, _ in BOMS):
+        return False
+    if head.startswith(_BINARY_MAGIC):
+        return True
+    if b"\x00" in head:
+        return looks_utf16(head) is None
+    if not head:
+        return False
+    controls = sum(head.count(bytes([c])) for c in _CONTROL)
+    return controls / len(head) > 0.05
+
+
+def sniff(head: bytes) -> str:
+    """Content-only guess: pdf | html | markdown | text | script | binary | empty."""
+    if not head:
+        return "empty"
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if is_binary(head):
+        return "binary"
+    body = _strip_bom(head)
+    if looks_utf16(body):
+        body = body.replace(b"\x00", b"")
+    if _HTML_START.match(body):
+        return "html"
+    if body.startswith(b"#!"):
+        return "script"
+    if _FRONT_MATTER.match(body) or _MD_HEADING.search(body):
+        return "markdown"
+    return "text"
+
+
+def detect(path: Path, head: bytes) -> str:
+    """The format to read ``path`` as, or IngestError when no format fits.
+
+    ``head`` is the start of the file (a few KB are enough).
+    """
+    claimed = by_extension(path)
+    found = sniff(head)
+    if found == "empty":
+        raise IngestError("empty file (0 bytes)")
+    if found in ("pdf", "html"):
+        return found
+    if found == "binary":
+        if claimed == "pdf":
+            raise IngestError("not a PDF: no %PDF- header and the content is binary")
+        raise IngestError(f"binary content, not {claimed or 'text'}")
+    if claimed == "pdf":
+        # A text file saved as .pdf: believe the content.
+        return "markdown" if found == "markdown" else "text"
+    if claimed:
+        return claimed
+    return "markdown" if found == "markdown" else "text"

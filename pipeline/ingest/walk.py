@@ -1,0 +1,76 @@
+"""The folder walk: which files under the given paths are documents.
+
+Folders are walked recursively in sorted order (stable runs, stable reports), skipping
+hidden files and folders. A file the user names directly is always attempted (its
+content decides the format); inside folders, only known extensions are documents, files
+with no extension are sniffed, and everything else is counted as unsupported.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from pipeline.ingest.manifest import MANIFEST_NAME
+from pipeline.ingest.sniff import by_extension, sniff
+
+DOCUMENT, MANIFEST, UNSUPPORTED = "document", "manifest", "unsupported"
+_SKIP_DIRS = {"__pycache__", "node_modules"}
+
+
+@dataclass(frozen=True)
+class Found:
+    """One file met by the walk."""
+
+    path: Path     # as reached (absolute)
+    root: Path     # the ingest root: the folder given, or a named file's own folder
+    rel: str       # path relative to root, POSIX separators: Document.path
+    kind: str      # document | manifest | unsupported
+
+
+def _classify(path: Path) -> str:
+    if path.name == MANIFEST_NAME:
+        return MANIFEST
+    if by_extension(path):
+        return DOCUMENT
+    if path.suffix == "":
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            return UNSUPPORTED
+        if sniff(head) in ("pdf", "html", "markdown", "text"):
+            return DOCUMENT
+    return UNSUPPORTED
+
+
+def _walk_dir(root: Path) -> Iterator[Found]:
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        base = Path(folder)
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            path = base / name
+            yield Found(path, root, path.relative_to(root).as_posix(), _classify(path))
+
+
+def walk(paths: Iterable[Path]) -> Iterator[Found]:
+    """Every file under ``paths`` once, in a stable order; missing paths raise."""
+    seen: set[Path] = set()
+    for given in paths:
+        given = Path(os.path.abspath(given))
+        if given.is_dir():
+            found_iter: Iterable[Found] = _walk_dir(given)
+        elif given.exists() or given.is_symlink():
+            kind = MANIFEST if given.name == MANIFEST_NAME else DOCUMENT
+            found_iter = [Found(given, given.parent, given.name, kind)]
+        else:
+            raise FileNotFoundError(f"no such file or folder: {given}")
+        for found in found_iter:
+            key = found.path.resolve()
+            if key in seen:
+                continue
+            seen.add(key)
+            yield found
