@@ -1,9 +1,707 @@
-"""Assemble claims from the number grammar, units, scope, conditions and stance modules."""
+"""Assemble claims: numbers -> units -> family and scope -> conditions -> stance -> context.
+
+The order matters. Explicit figures ("826 tokens/s per user") are read first; only then can
+a bare number ("reaches 575", "the 954K figure", "1.09 million credited to SGLang") borrow
+the unit and denominator of the figure it refers to or stands beside, marked ``implied``.
+"""
 from __future__ import annotations
 
+import bisect
+import hashlib
+from dataclasses import dataclass
+
+import regex
+
+from pipeline.extract import conditions as cond
+from pipeline.extract.masks import Span, find_masks, find_names
+from pipeline.extract.numbers import BETWEEN_RE, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, Number, find_numbers
+from pipeline.extract.sentences import Segments, segment
+from pipeline.extract.stance import comparator, stance_and_source
+from pipeline.extract.tables import Table, TableIndex, find_tables
+from pipeline.extract.units import UnitHit, cents_after, currency_after, currency_before, per_basis, read_unit
 from pipeline.model import Claim, Document
+from pipeline.vocab.loader import UnitEntry, Vocab, load
+
+# Words after a duration that make it a point in time, not a measured latency.
+_TIME_REF_RE = regex.compile(r"\s*(?:earlier|later|ago|before|after|prior|from\s+now|old|long)\b", regex.I)
+# A word after a bare number that shows it counts things ("16 GB300s", "five documents").
+_FOLLOWING_OK = {
+    "at", "on", "as", "and", "or", "with", "against", "for", "in", "to", "from", "credited",
+    "figure", "figures", "is", "was", "versus", "vs", "under", "over", "when", "while", "which",
+    "that", "by", "mark", "number", "reported", "claimed", "listed", "stated", "attributed",
+    "remains", "stands", "came", "comes", "holds", "but", "so", "than", "of", "per", "level",
+}
+_PERF_VERB_RE = regex.compile(
+    r"\b(?:reach(?:es|ed)?|hit(?:s)?|stops?\s+at|stopped\s+at|top(?:s|ped)|peaks?\s+at|peaked\s+at|"
+    r"came\s+(?:in\s+)?at|comes\s+(?:in\s+)?at|ran\s+at|runs\s+at|achiev(?:es|ed)|deliver(?:s|ed)|"
+    r"sits?\s+at|lands?\s+at|clocks?\s+(?:in\s+)?at|manag(?:es|ed))\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|only\s+|just\s+)?$",
+    regex.I,
+)
+_COORD_RE = regex.compile(r"^[\s\"'”’,;:)*_]*(?:and|or|against|versus|vs\.?|compared\s+(?:to|with)|to|while|with)?[\s\"'“‘,(*_]*$", regex.I)
+_SKIP_HEADER_RE = regex.compile(
+    r"(?i)\b(?:batch|concurrency|concurrent|tp|ep|pp|dp|#|num|number|count|gpus?|nodes?|rank|id|version|year|date|"
+    r"step|epoch|layers?|heads?|world|replicas?|instances?|users?|clients?|qps\s+target|rate)\b"
+)
+_TOKENS_HEADER_RE = regex.compile(r"(?i)\b(?:length|len|isl|osl|prompt|input|output|context|tokens?|seq)\b")
+_HEADER_FAMILY = [
+    (regex.compile(r"(?i)speed-?up|\bratio\b|improvement\s*\(x\)"), UnitEntry("x", "ratio")),
+    (regex.compile(r"(?i)utili[sz]ation|hit\s+rate|share|accuracy|percent"), UnitEntry("%", "percent")),
+    (regex.compile(r"(?i)throughput|tok(?:en)?s?/s|tps\b"), UnitEntry("tokens/s", "token_throughput")),
+]
+_STAT_CAPTION = {"max": "peak", "maximum": "peak", "peak": "peak", "mean": "mean", "average": "mean", "median": "median"}
+# Capitalised words that may follow "2x" in a title or heading without making it a count.
+_RATIO_NOUNS = {
+    "faster", "higher", "lower", "more", "less", "better", "speedup", "speed", "throughput",
+    "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
+}
+_MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
+_TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
+_NUMBER_WORD_RE = regex.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
 
 
-def extract_claims(doc: Document) -> list[Claim]:
-    """Every numeric performance claim in ``doc``, in text order (stub until issue 3)."""
-    return []
+@dataclass
+class Cand:
+    num: Number
+    start: int
+    end: int
+    value: float
+    low: float | None
+    high: float | None
+    precision: float
+    value_text: str
+    family: str | None = None
+    unit: str | None = None
+    unit_text: str = ""
+    scope: str | None = None
+    token_kind: str | None = None
+    phase: str | None = None
+    per_basis: str | None = None
+    implied: bool = False
+    table: tuple | None = None
+    explicit_scope: bool = False
+    after_unit: int = 0     # where the figure's own words end (unit and denominator)
+    statistic: str | None = None
+    prev_end: int = 0               # where the previous figure's words end
+    next_start: int = 1 << 62       # where the next figure starts
+    ref: "Cand | None" = None       # the figure a bare number borrowed its unit from
+    ref_kind: str = ""              # value | sibling | verb
+
+
+def _claim_id(doc_id: str, start: int, end: int) -> str:
+    return hashlib.sha1(f"{doc_id}:{start}:{end}".encode()).hexdigest()[:16]
+
+
+def _apply_unit(c: Cand, hit: UnitHit) -> None:
+    e = hit.entry
+    c.family, c.unit, c.unit_text = e.family, e.unit, hit.unit_text
+    c.value *= e.factor
+    c.low = c.low * e.factor if c.low is not None else None
+    c.high = c.high * e.factor if c.high is not None else None
+    c.precision *= e.factor
+    c.token_kind = e.token_kind or c.token_kind
+    c.phase = e.phase or c.phase
+    if hit.scope:
+        c.scope, c.explicit_scope = hit.scope, True
+    c.end = hit.end
+    c.after_unit = max(hit.end, hit.scope_end or 0)
+
+
+class _Extractor:
+    def __init__(self, doc: Document, vocab: Vocab):
+        self.doc = doc
+        self.text = doc.text
+        self.v = vocab
+        self.names: list[Span] = find_names(self.text, vocab)
+        self.name_starts = [n.start for n in self.names]
+        self.masks = find_masks(self.text, self.names)
+        self.seg: Segments = segment(self.text, [p.start for p in doc.pages])
+        self.tables = TableIndex(find_tables(self.text))
+        self.title_subject = self._title_subject()
+
+    # ------------------------------------------------------------------ candidates
+    def candidates(self) -> list[Cand]:
+        text = self.text
+        nums = [n for n in find_numbers(text) if not self.masks.covers(n.start, n.end)]
+        out: list[Cand] = []
+        i = 0
+        while i < len(nums):
+            n = nums[i]
+            c = self._candidate(n, nums[i + 1] if i + 1 < len(nums) else None)
+            if c is not None:
+                out.append(c)
+                if c.high is not None and i + 1 < len(nums) and nums[i + 1].start < c.end:
+                    i += 1
+            i += 1
+        out.extend(self._ratio_words())
+        out.sort(key=lambda c: c.start)
+        for a, b in zip(out, out[1:]):
+            b.prev_end, a.next_start = a.after_unit, b.start
+        return out
+
+    def _candidate(self, n: Number, nxt: Number | None) -> Cand | None:
+        text = self.text
+        s_start, s_end = self.seg.sentence(n.start)
+        limit = max(s_end, n.end)
+        c = Cand(num=n, start=n.start, end=n.end, value=n.value, low=None, high=None,
+                 precision=n.precision, value_text=n.text, after_unit=n.end)
+        # a range: "20–22", "2.5-3.4x", "between 30 and 200", "from 575 to 826"
+        own = read_unit(text, n.end, self.v, limit)
+        if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
+            sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1)
+            between = BETWEEN_RE.search(text[max(0, n.start - 9):n.start])
+            if sep is None and between and regex.match(r"\s+(?:and|to)\s+$", text[n.end:nxt.start]):
+                sep = True
+            if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5:
+                word = sep is True or sep.group(0).strip().lower()
+                if word in (True, "–", "—", "-", "~") or between or own is None:
+                    lo, hi = n.value * (nxt.scale if n.scale == 1 and nxt.scale != 1 else 1), nxt.value
+                    if hi > lo:
+                        c.low, c.high, c.value = lo, hi, lo
+                        c.end = nxt.end
+                        c.value_text = text[n.start:nxt.end]
+                        c.precision = min(n.precision, nxt.precision)
+                        own = read_unit(text, nxt.end, self.v, limit)
+        cell = self.tables.at(n.start)
+        cur = currency_before(text, n.start)
+        if cur:
+            c.start = n.start - len(text[max(0, n.start - 6):n.start]) + text[max(0, n.start - 6):n.start].rfind(cur[0] if cur[0] != "U" else "U")
+            c.family, c.unit, c.unit_text = "money", "USD", cur
+            basis = per_basis(text, c.end, limit)
+            if basis:
+                c.per_basis = basis[0]
+                c.after_unit = basis[1]
+            else:
+                c.after_unit = c.end
+            if c.per_basis == "GPU-hour" or (c.per_basis or "").lower() == "gpu":
+                c.scope, c.explicit_scope = "per_gpu", True
+            return c
+        if own is not None:
+            if own.entry.family == "ratio" and self._is_count(c.end, own, n):
+                return None
+            if own.entry.family == "latency" and _TIME_REF_RE.match(text, own.end, own.end + 20):
+                return None
+            if own.entry.family in ("memory",) and regex.match(r"\s*(?:of\s+)?(?:RAM|VRAM|HBM|memory|GPU)", text[own.end:own.end + 12]) is None:
+                pass
+            _apply_unit(c, own)
+            if c.family == "money":
+                pass
+            if own.entry.family in ("latency",) and n.spelled and c.value_text.lower() in ("one", "a"):
+                return None
+            return c
+        after_cur = currency_after(text, c.end, limit)
+        if after_cur:
+            c.family, c.unit, c.unit_text, c.end = "money", "USD", after_cur.group(0).strip(), after_cur.end()
+            return c
+        cents = cents_after(text, c.end, limit)
+        if cents:
+            c.family, c.unit, c.unit_text, c.end = "money", "USD", cents.group(0).strip(), cents.end()
+            c.value *= 0.01
+            c.precision *= 0.01
+            return c
+        if cell is not None:
+            return self._table_candidate(c, cell)
+        if n.spelled:
+            return None
+        # "700B", "2.8T": a magnitude letter with no unit reads as a size when the
+        # sentence speaks of models or tokens.
+        if n.scale >= 1e9 or (n.scale >= 1e6 and n.has_suffix_letter):
+            before = text[s_start:n.start]
+            sentence = text[s_start:s_end]
+            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(regex.search(r"\(\s*$", before))
+            after_model = bool(self._name_just_before(n.start, "model"))
+            tok_before = list(_TOKENISH_RE.finditer(before))
+            if tok_before and (not _MODELISH_RE.search(before) or tok_before[-1].start() > _MODELISH_RE.search(before).start()):
+                c.family, c.unit = "tokens", "count"
+            elif n.scale >= 1e9 and (in_parens or after_model or _MODELISH_RE.search(sentence)):
+                c.family, c.unit = "parameters", "count"
+            if c.family:
+                c.implied = False
+                return c
+        return c  # bare: the context pass may still give it a unit
+
+    def _ratio_words(self) -> list[Cand]:
+        out = []
+        for m in RATIO_WORD_RE.finditer(self.text):
+            if self.masks.covers(m.start(), m.end()):
+                continue
+            word = m.group(0).lower()
+            val = RATIO_WORDS.get(word)
+            if val is None:
+                continue
+            # "double" as an adjective of a noun ("double-buffering") is not a ratio
+            if regex.match(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", self.text[m.end():m.end() + 25], regex.I):
+                continue
+            n = Number(m.start(), m.end(), m.group(0), float(val), 0.0, spelled=True)
+            out.append(Cand(num=n, start=m.start(), end=m.end(), value=float(val), low=None, high=None,
+                            precision=0.0, value_text=m.group(0), family="ratio", unit="x",
+                            unit_text=m.group(0), after_unit=m.end()))
+        return out
+
+    def _is_count(self, pos: int, hit: UnitHit, n: Number) -> bool:
+        """"8x H100", "8x RoCE links": an integer with x before a name counts things."""
+        if hit.entry.unit != "x" or not float(n.value).is_integer() or "." in n.text:
+            return False
+        m = regex.match(r"\s*([A-Z][\w-]*)", self.text[hit.end:hit.end + 30])
+        return bool(m) and m.group(1).lower() not in _RATIO_NOUNS
+
+    def _name_just_before(self, pos: int, kind: str) -> Span | None:
+        i = bisect.bisect_left(self.name_starts, pos) - 1
+        while i >= 0 and pos - self.names[i].start <= 80:
+            nm = self.names[i]
+            if nm.kind == kind and nm.end <= pos and pos - nm.end <= 2:
+                return nm
+            i -= 1
+        return None
+
+    # ------------------------------------------------------------------ tables
+    def _table_candidate(self, c: Cand, cell) -> Cand | None:
+        table, row, cl = cell
+        header = table.column_header(cl.col)
+        if not header or _SKIP_HEADER_RE.search(header) and not _HEADER_FAMILY[0][0].search(header) and "throughput" not in header.lower() and "latency" not in header.lower():
+            return None
+        hit = self._header_unit(header)
+        if hit is None:
+            for pat, entry in _HEADER_FAMILY:
+                if pat.search(header):
+                    hit = UnitHit(end=c.end, unit_text="", entry=entry)
+                    break
+        if hit is None and _TOKENS_HEADER_RE.search(header):
+            hit = UnitHit(end=c.end, unit_text="", entry=UnitEntry("count", "tokens"))
+        if hit is None:
+            return None
+        e = hit.entry
+        c.family, c.unit, c.unit_text = e.family, e.unit, hit.unit_text
+        c.value *= e.factor
+        c.low = c.low * e.factor if c.low is not None else None
+        c.high = c.high * e.factor if c.high is not None else None
+        c.precision *= e.factor
+        c.token_kind = e.token_kind
+        if hit.scope:
+            c.scope, c.explicit_scope = hit.scope, True
+        c.implied = True
+        c.table = (table, row, cl)
+        return c
+
+    def _header_unit(self, header: str) -> UnitHit | None:
+        for m in regex.finditer(r"\(([^)]*)\)|\[([^\]]*)\]", header):
+            inner = (m.group(1) or m.group(2) or "").strip()
+            h = read_unit(inner, 0, self.v)
+            if h and h.end >= len(inner.rstrip()) - 1:
+                return h
+            h = read_unit(inner, 0, self.v)
+            if h:
+                return h
+        for m in regex.finditer(r"(?:^|\s|/)(?=[A-Za-z%$])", header):
+            h = read_unit(header, m.end(), self.v)
+            if h and h.entry.family not in ("tokens", "ratio", "latency", "parameters"):
+                return h
+        if regex.search(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b", header):
+            unit = regex.search(r"(?i)\b(ms|s|sec|seconds|us|µs)\b", header)
+            if unit:
+                return read_unit(unit.group(1), 0, self.v)
+        return None
+
+    # ------------------------------------------------------------------ context
+    def resolve_bare(self, cands: list[Cand]) -> None:
+        """Give bare numbers the unit of the figure they refer to or stand beside."""
+        explicit = [c for c in cands if c.family and not c.implied and c.table is None]
+        by_value: dict[float, Cand] = {}
+        for c in explicit:
+            by_value.setdefault(round(c.value / (1 if c.unit != "count" else 1), 6), c)
+        text = self.text
+        for _ in range(2):
+            resolved = [c for c in cands if c.family]
+            for c in cands:
+                if c.family or c.num.spelled:
+                    continue
+                if not self._standalone(c):
+                    continue
+                if _NUMBER_WORD_RE.search(text[max(0, c.start - 20):c.start]):
+                    continue
+                s_start, s_end = self.seg.sentence(c.start)
+                ref = None
+                # 1. the same value given with a unit elsewhere in the document
+                for src in resolved:
+                    if src is c or src.family in ("ratio", "percent") or src.unit is None:
+                        continue
+                    raw = src.num.value * (1.0 if src.low is None else 1.0)
+                    if abs(raw - c.num.value) <= 1e-9 * max(1.0, abs(raw)) and src.num.text.replace(",", "") == c.num.text.replace(",", "") and (c.num.value >= 10 or "." in c.num.text):
+                        ref, c.ref_kind = src, "value"
+                        break
+                # 2. "499,715 at 150 tok/s": a throughput stated at an operating point
+                if ref is None:
+                    nxt = self._next_cand(cands, c)
+                    if nxt is not None and nxt.family == "token_throughput" and regex.fullmatch(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", text[c.end:nxt.start], regex.I):
+                        c.family, c.unit, c.implied = "token_throughput", "tokens/s", True
+                        c.scope = self._doc_scope_for_operating_point(cands, c)
+                        if nxt.scope in (None, "unspecified"):
+                            nxt.scope = "per_user"
+                        continue
+                # 3. a sibling figure in the same sentence, coordinated with it
+                if ref is None:
+                    ref = self._sibling(cands, c, s_start, s_end)
+                    c.ref_kind = "sibling"
+                # 4. "reaches 575": a performance verb, unit from the figure just before
+                if ref is None and _PERF_VERB_RE.search(text[max(s_start, c.start - 40):c.start]):
+                    ref = self._previous_in_paragraph(cands, c)
+                    if ref is not None and ref.family not in ("token_throughput", "request_throughput"):
+                        ref = None
+                    c.ref_kind = "verb"
+                if ref is not None and ref.family not in ("ratio", "percent"):
+                    c.family, c.unit, c.unit_text = ref.family, ref.unit, ""
+                    c.token_kind, c.per_basis, c.ref = ref.token_kind, ref.per_basis, ref
+                    factor = 1.0
+                    if ref.num.value:
+                        factor = (ref.low if ref.low is not None else ref.value) / ref.num.value
+                    c.value = c.num.value * factor
+                    c.precision = c.num.precision * factor
+                    c.implied = True
+
+    def _standalone(self, c: Cand) -> bool:
+        text = self.text
+        _, s_end = self.seg.sentence(c.start)
+        rest = text[c.end:min(s_end, c.end + 40)]
+        m = regex.match(r"[\s*_\"'”’]*([A-Za-z]+)", rest)
+        if m and not regex.match(r"[\s*_\"'”’]*[,;:.)(]", rest):
+            word = m.group(1).lower()
+            if word not in _FOLLOWING_OK:
+                return False
+        # a year-like or tiny integer with no reference is never promoted
+        if c.num.value.is_integer() and c.num.value < 10 and "." not in c.num.text:
+            return False
+        before = text[max(0, c.start - 2):c.start]
+        if before.endswith("#") or before.endswith("["):
+            return False
+        return True
+
+    def _next_cand(self, cands: list[Cand], c: Cand) -> Cand | None:
+        i = cands.index(c)
+        return cands[i + 1] if i + 1 < len(cands) else None
+
+    def _sibling(self, cands: list[Cand], c: Cand, s_start: int, s_end: int) -> Cand | None:
+        i = cands.index(c)
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(cands):
+                o = cands[j]
+                if not o.family or o.implied or not (s_start <= o.start < s_end):
+                    continue
+                gap = self.text[o.after_unit:c.start] if j < i else self.text[c.end:o.start]
+                if len(gap) > 40:
+                    gap_ok = regex.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$", gap)
+                    if not gap_ok:
+                        continue
+                elif not (_COORD_RE.match(gap) or regex.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$", gap)
+                          or regex.match(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$", gap)):
+                    continue
+                # same magnitude class: both written with a scale or both large
+                if o.family in ("ratio", "percent", "money"):
+                    continue
+                return o
+        return None
+
+    def _previous_in_paragraph(self, cands: list[Cand], c: Cand) -> Cand | None:
+        p_start, _ = self.seg.paragraph(c.start)
+        i = cands.index(c)
+        for j in range(i - 1, -1, -1):
+            o = cands[j]
+            if o.start < p_start - 400:
+                break
+            if o.family and o.family not in ("ratio", "percent", "parameters"):
+                return o
+        return None
+
+    def _doc_scope_for_operating_point(self, cands: list[Cand], c: Cand) -> str:
+        for o in reversed([x for x in cands if x.start < c.start]):
+            if o.family == "token_throughput" and o.scope in ("per_gpu", "per_node", "per_system", "aggregate"):
+                return o.scope
+        return "unspecified"
+
+    def best_source(self, c: Cand, built: dict[int, Claim]) -> Claim | None:
+        """The figure a bare number refers to: for a repeated value, the nearest earlier
+        mention of it that states a denominator, else the nearest later one."""
+        src = built.get(id(c.ref)) if c.ref is not None else None
+        if c.ref_kind != "value":
+            return src
+        key = c.num.text.replace(",", "")
+        same = [b for b in built.values() if b.value_text.replace(",", "").split()[0] == key and b.family == c.family]
+        scoped = [b for b in same if b.scope not in (None, "unspecified")]
+        before = [b for b in scoped if b.start < c.start]
+        if before:
+            return max(before, key=lambda b: b.start)
+        if scoped:
+            return min(scoped, key=lambda b: b.start)
+        return src
+
+    def carry_scope(self, claims: list[Claim]) -> None:
+        """A figure with no denominator takes that of the previous figure written with the
+        same unit in its paragraph ("1,038 TPS per user, while SambaNova came at 792 TPS")."""
+        for i, c in enumerate(claims):
+            if c.family not in ("token_throughput", "tokens") or c.scope not in (None, "unspecified") or c.in_table:
+                continue
+            p_start, _ = self.seg.paragraph(c.start)
+            for o in reversed(claims[:i]):
+                if o.start < p_start:
+                    break
+                if o.family != c.family or o.in_table:
+                    continue
+                same_sentence = o.sentence_start == c.sentence_start
+                if c.family == "tokens" and not (same_sentence and o.scope == "aggregate"):
+                    continue
+                if c.family == "token_throughput" and (o.unit_text or "").lower() != (c.unit_text or "").lower():
+                    continue
+                if o.scope not in (None, "unspecified"):
+                    c.scope = o.scope
+                break
+
+    # ------------------------------------------------------------------ subjects
+    def _title_subject(self) -> dict:
+        title = self.doc.title or ""
+        head = regex.search(r"(?m)^\s*#\s+(.+)$", self.text[:3000])
+        first_line = self.text[:300].split("\n", 1)[0]
+        probe = " ".join(x for x in (title, head.group(1) if head else "", first_line) if x)
+        sub_names = find_names(probe, self.v)
+        model = next((n.name for n in sub_names if n.kind == "model"), None)
+        hw = cond.hardware_mentions(probe, sub_names, 0, len(probe))
+        return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None}
+
+    def _model_in(self, start: int, end: int, pos: int, fig_end: int) -> str | None:
+        hits = cond.names_in(self.names, self.name_starts, "model", start, end)
+        hit = cond.nearest(hits, pos, fig_end)
+        return self.v.canonical_model(hit[2]) if hit else None
+
+    def _hardware_in(self, start: int, end: int, pos: int, fig_end: int) -> cond.Hardware | None:
+        hws = cond.hardware_mentions(self.text, self.names, start, end)
+        # counts of hardware before the figure in its own clause win; then the nearest
+        hit = cond.nearest([(h.start, h.end, h) for h in hws], pos, fig_end)
+        return hit[2] if hit else None
+
+    # ------------------------------------------------------------------ build
+    def build(self, c: Cand) -> Claim:
+        text, v = self.text, self.v
+        s_start, s_end = self.seg.sentence(c.start)
+        p_start, p_end = self.seg.paragraph(c.start)
+        surface = text[c.start:c.end]
+        before = text[s_start:c.start]
+        after = text[c.end:s_end]
+        claim = Claim(
+            id=_claim_id(self.doc.id, c.start, c.end), doc_id=self.doc.id, start=c.start, end=c.end,
+            surface=surface, value=c.value, family=c.family or "", unit=c.unit or "",
+            value_text=c.value_text, unit_text=c.unit_text, low=c.low, high=c.high,
+            precision=c.precision, scope=c.scope, token_kind=c.token_kind, phase=c.phase,
+            per_basis=c.per_basis, page=self.doc.page_at(c.start), sentence_start=s_start,
+            sentence_end=s_end, sentence=text[s_start:s_end], implied=c.implied,
+            in_table=c.table is not None, statistic=c.statistic,
+        )
+        claim.comparator = comparator(text[max(s_start, c.start - 60):c.start].replace("**", ""), text[c.num.end:c.num.end + 20] if c.high is None else text[c.end:c.end + 20])
+        if c.unit_text.endswith("+") or text[c.end:c.end + 1] == "+":
+            claim.comparator = ">="
+        # the clause the figure owns: from the previous figure to the next one
+        win_start = max(s_start, c.start - 80)
+        win_end = min(s_end, c.after_unit + 60)
+        if c.table is not None:
+            self._table_conditions(claim, c)
+        else:
+            self._sentence_conditions(claim, c, s_start, s_end, p_start, win_start, win_end)
+        stance, who = stance_and_source(before, after, text[s_start:s_end])
+        claim.stance, claim.asserted_by = stance, who
+        if claim.family == "token_throughput" and not claim.scope:
+            claim.scope = "unspecified"
+        if claim.model:
+            claim.model_params = v.model_params.get(claim.model) or cond.model_size(claim.model)
+        if claim.family == "parameters" and not claim.model:
+            claim.model = self._model_in(s_start, s_end, c.start, c.end)
+        return claim
+
+    def _scope_from_context(self, c: Cand, start: int, end: int) -> str | None:
+        hits = [(s, e, name) for s, e, name in self.v.scope_context.finditer(self.text, start, end)]
+        hit = cond.nearest(hits, c.start, c.after_unit)
+        return hit[2] if hit else None
+
+    def _sentence_conditions(self, claim: Claim, c: Cand, s_start: int, s_end: int, p_start: int, win_start: int, win_end: int) -> None:
+        text, v = self.text, self.v
+        # scope: the unit's own denominator, then the clause around the figure
+        if not claim.scope and claim.family in ("token_throughput", "request_throughput", "money", "tokens"):
+            lo = max(s_start, self._prev_end(c, s_start))
+            hi = min(s_end, self._next_start(c, s_end))
+            scope = self._scope_from_context(c, lo, hi)
+            if scope is None and claim.family == "token_throughput":
+                scope = self._scope_from_context(c, max(s_start, c.start - 120), c.start)
+            if scope == "aggregate" and claim.family == "token_throughput" and not regex.search(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined", text[lo:hi]):
+                scope = None
+            if scope is not None and (claim.family != "tokens" or scope == "aggregate"):
+                claim.scope = scope
+        claim.statistic = claim.statistic or self._statistic(c, s_start, s_end)
+        model = self._model_in(s_start, s_end, c.start, c.end)
+        if model is None:
+            model = self._model_in(p_start, s_start, s_start, s_start)
+            if model is None and self.title_subject["model"]:
+                model = self.title_subject["model"]
+            claim.inherited = model is not None
+        claim.model = model
+        hw = self._hardware_in(s_start, s_end, c.start, c.end)
+        if hw is None:
+            hw = self._hardware_in(p_start, s_start, s_start, s_start) or self.title_subject["hardware"]
+            if hw is not None:
+                claim.inherited = True
+        if hw is not None:
+            claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
+        claim.engine = self._named(v.engines, "engine", s_start, s_end, c)
+        claim.dtype = self._named(v.dtypes, "dtype", s_start, s_end, c)
+        claim.technique = self._named(v.techniques, "technique", s_start, s_end, c)
+        claim.parallelism = cond.parallelism(text, s_start, s_end)
+        claim.concurrency, claim.batch_size = cond.concurrency(text, s_start, s_end)
+        if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
+            claim.scope = "per_user"
+        claim.isl, claim.osl = cond.isl_osl(text, s_start, s_end)
+        claim.workload = v.workloads.first(text[s_start:s_end])
+        if claim.family == "money":
+            claim.price_basis = cond.price_basis(v, text, c.end, s_end)
+        if not claim.phase:
+            claim.phase = self._phase(c, claim.family, s_start, s_end)
+        if not claim.token_kind and claim.family in ("token_throughput", "tokens"):
+            claim.token_kind = self._token_kind(c, s_start, s_end)
+
+    def _named(self, pat, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
+        hits = cond.names_in(self.names, self.name_starts, kind, s_start, s_end)
+        hit = cond.nearest(hits, c.start, c.end)
+        return hit[2] if hit else None
+
+    def _prev_end(self, c: Cand, floor: int) -> int:
+        return max(floor, c.prev_end)
+
+    def _next_start(self, c: Cand, ceil: int) -> int:
+        return min(ceil, c.next_start)
+
+    def _statistic(self, c: Cand, s_start: int, s_end: int) -> str | None:
+        text = self.text
+        lo = max(s_start, self._prev_end(c, max(s_start, c.start - 50)))
+        hits = [(s, e, n) for s, e, n in self.v.statistics.finditer(text, lo, c.start)]
+        # "a P90 of 196" / "Median input ... is 142K"
+        if hits:
+            s, e, name = hits[-1]
+            if name != "peak" or regex.search(r"(?i)peak|max", text[s:e]):
+                return name
+        nxt = self._next_start(c, s_end)
+        hi = min(nxt, c.after_unit + 30)
+        for s, e, name in self.v.statistics.finditer(text, c.end, hi):
+            if regex.match(r"\s+(?:of|=)", text[e:e + 4]):
+                continue
+            if name == "peak" and not regex.search(r"(?i)peak|max", text[s:e]):
+                continue
+            return name
+        return None
+
+    def _phase(self, c: Cand, family: str, s_start: int, s_end: int) -> str | None:
+        if family not in ("token_throughput", "latency", "tokens", "request_throughput"):
+            return None
+        hits = [(s, e, n) for s, e, n in self.v.phases.finditer(self.text, s_start, s_end)]
+        if family == "latency":
+            hits = [h for h in hits if h[2] in ("ttft", "tpot", "e2e")] or hits
+        hit = cond.nearest(hits, c.start, c.end)
+        return hit[2] if hit else None
+
+    def _token_kind(self, c: Cand, s_start: int, s_end: int) -> str | None:
+        window = self.text[c.end:min(s_end, c.end + 40)]
+        lead = self.text[max(s_start, c.start - 30):c.start]
+        w = (lead + " " + window).lower()
+        if "cache hit" in w or "cached" in w:
+            return "cached_input"
+        if regex.search(r"\b(?:output|generated|decode)\b", w):
+            return "output"
+        if regex.search(r"\b(?:input|prompt|prefill)\b", w):
+            return "input"
+        if regex.search(r"\btotal\b", w):
+            return "total"
+        return None
+
+    def _table_conditions(self, claim: Claim, c: Cand) -> None:
+        table, row, cl = c.table
+        header = table.column_header(cl.col)
+        v = self.v
+        row_text = " | ".join(x.text for x in row.cells)
+        probe = " ".join(filter(None, [table.caption, row.section or "", row_text, header]))
+        names = find_names(probe, v)
+        model = next((n.name for n in names if n.kind == "model"), None)
+        claim.model = v.canonical_model(model) if model else self.title_subject["model"]
+        hws = cond.hardware_mentions(probe, names, 0, len(probe))
+        if row.section:
+            sec_names = find_names(row.section, v)
+            sec_hw = cond.hardware_mentions(row.section, sec_names, 0, len(row.section))
+            if sec_hw:
+                hws = sec_hw
+        hw = hws[0] if hws else self.title_subject["hardware"]
+        if hw is not None:
+            claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
+        claim.engine = next((n.name for n in names if n.kind == "engine"), None)
+        claim.dtype = next((n.name for n in names if n.kind == "dtype"), None)
+        stat = v.statistics.first(header)
+        if stat is None:
+            for word, name in _STAT_CAPTION.items():
+                if regex.search(rf"(?i)\b{word}\b", table.caption):
+                    stat = name
+                    break
+        if stat == "peak" and not regex.search(r"(?i)peak|max", header + " " + table.caption):
+            stat = None
+        claim.statistic = stat
+        claim.phase = v.phases.first(header) if claim.family in ("latency", "token_throughput") else None
+        if claim.family == "token_throughput" and not claim.token_kind:
+            claim.token_kind = "output" if regex.search(r"(?i)\bout(?:put)?\b", header) else None
+        # conditions from the row's other cells, by their headers
+        for other in row.cells:
+            h = table.column_header(other.col).lower()
+            val = other.text.strip().strip("*")
+            if not regex.fullmatch(r"[\d,.]+[kK]?", val):
+                continue
+            num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
+            if "batch" in h and claim.batch_size is None:
+                claim.batch_size = num
+            elif "concurren" in h and claim.concurrency is None:
+                claim.concurrency = num
+            elif regex.search(r"\b(?:tp|tensor)\b", h) and claim.parallelism is None:
+                claim.parallelism = f"TP{int(num)}"
+            elif regex.search(r"input|isl|prompt", h) and claim.isl is None and other is not cl:
+                claim.isl = num
+            elif regex.search(r"output|osl", h) and claim.osl is None and other is not cl and "throughput" not in h:
+                claim.osl = num
+
+
+def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
+    """Every numeric performance claim in ``doc``, in text order."""
+    if not doc.text:
+        return []
+    ex = _Extractor(doc, vocab or load())
+    cands = [c for c in ex.candidates()]
+    ex.resolve_bare(cands)
+    built: dict[int, Claim] = {}
+
+    def depth(c: Cand) -> int:
+        d = 0
+        while c.ref is not None and d < 10:
+            c, d = c.ref, d + 1
+        return d
+
+    # Figures with their own unit first: a bare number copies the scope and statistic of
+    # the figure it refers to, so that figure must be complete before it.
+    for c in sorted((c for c in cands if c.family), key=depth):
+        try:
+            claim = ex.build(c)
+        except Exception:  # one odd figure must never lose the document's other claims
+            continue
+        if c.ref is not None:
+            src = ex.best_source(c, built)
+            if src is not None:
+                if src.scope and src.scope != "unspecified":
+                    claim.scope = src.scope
+                if c.ref_kind == "value":
+                    claim.statistic = claim.statistic or (src.statistic if src.statistic != "peak" else None)
+                if claim.inherited and src.model:
+                    claim.model = src.model
+        built[id(c)] = claim
+    claims = sorted(built.values(), key=lambda c: (c.start, c.end))
+    ex.carry_scope(claims)
+    out, seen = [], set()
+    for c in claims:
+        if (c.start, c.end) not in seen:
+            seen.add((c.start, c.end))
+            out.append(c)
+    return out

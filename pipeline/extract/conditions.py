@@ -1,0 +1,171 @@
+"""Conditions of a figure: subject (model, hardware, engine) and setting (dtype, technique,
+parallelism, concurrency, input/output lengths, workload, price basis, statistic, phase).
+
+Benchmark trackers record these keys for every result; a claim without them cannot be
+compared with another. Each is read from the figure's sentence, preferring the mention
+nearest the figure, because one sentence often names two systems side by side.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+import regex
+
+from pipeline.extract.masks import Span
+from pipeline.extract.numbers import _SMALL
+from pipeline.vocab.loader import NamedPatterns, Vocab
+
+_COUNT = r"(?P<count>\d{1,5}|" + "|".join(w for w in _SMALL if " " not in w and w not in ("zero", "half")) + r"|a\s+single|single|one)"
+_COUNT_BEFORE_RE = regex.compile(
+    _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", regex.I
+)
+_COUNT_AFTER_RE = regex.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", regex.I)
+_PARALLEL_RE = regex.compile(r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b|\b\d+-way\s+(?:tensor|expert|pipeline)\s+parallel\w*", regex.I)
+_CONCURRENCY_RE = regex.compile(
+    r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d[\d,]*)\b"
+    r"|\b(?P<n2>\d[\d,]*)\s+concurrent\s+(?:users|requests|sessions|streams)\b",
+    regex.I,
+)
+_ISL_OSL_RE = regex.compile(
+    r"\b(?:ISL\s*/\s*OSL|input\s*/\s*output(?:\s+lengths?)?)\s*(?:=|:|of)?\s*\(?(?P<i>\d+(?:\.\d+)?[kK]?)\s*/\s*(?P<o>\d+(?:\.\d+)?[kK]?)"
+    r"|\bIL\s?(?P<i2>\d+[kK]?)\s*[-/,]\s*OL\s?(?P<o2>\d+[kK]?)"
+    r"|\b(?P<i3>\d+(?:\.\d+)?[kK])\s*/\s*(?P<o3>\d+(?:\.\d+)?[kK])\b",
+    regex.I,
+)
+_PRICE_AT_RE = regex.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", regex.I)
+_PARAM_SIZE_RE = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
+
+
+def _num(s: str) -> float | None:
+    s = s.replace(",", "").strip()
+    mult = 1.0
+    if s[-1:] in "kK":
+        mult, s = 1000.0, s[:-1]
+    try:
+        return float(s) * mult
+    except ValueError:
+        return None
+
+
+@dataclass
+class Hardware:
+    text: str          # "4 x B300", "72 x GB300 (GB300 NVL72)"
+    accelerator: str
+    count: int | None
+    start: int
+    end: int
+
+
+def _count_value(word: str) -> int | None:
+    w = word.lower().strip()
+    if w in ("a single", "single", "one"):
+        return 1
+    if w.isdigit():
+        return int(w)
+    v = _SMALL.get(w)
+    return int(v) if isinstance(v, (int, float)) and v >= 1 else None
+
+
+def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> list[Hardware]:
+    """Hardware named in ``text[start:end]``: systems first, then counted accelerators."""
+    out: list[Hardware] = []
+    taken: list[tuple[int, int]] = []
+    for n in names:
+        if n.kind == "system" and start <= n.start and n.end <= end:
+            acc, count = n.name.split(":")
+            label = regex.sub(r"\s+", " ", text[n.start:n.end])
+            out.append(Hardware(f"{count} x {acc} ({label})", acc, int(count), n.start, n.end))
+            taken.append((n.start, n.end))
+    for n in names:
+        if n.kind != "accelerator" or not (start <= n.start and n.end <= end):
+            continue
+        if any(s <= n.start < e for s, e in taken):
+            continue
+        count = None
+        hs, he = n.start, n.end
+        before = _COUNT_BEFORE_RE.search(text[max(start, n.start - 20):n.start])
+        if before:
+            count = _count_value(before.group("count"))
+            hs = n.start - (len(text[max(start, n.start - 20):n.start]) - before.start())
+        else:
+            after = _COUNT_AFTER_RE.match(text[n.end:min(end, n.end + 30)])
+            if after:
+                count = int(after.group("count"))
+                he = n.end + after.end()
+        label = f"{count} x {n.name}" if count else n.name
+        out.append(Hardware(label, n.name, count, hs, he))
+    out.sort(key=lambda h: h.start)
+    return out
+
+
+def nearest(items: list, pos: int, end: int):
+    """The item closest to the figure [pos, end); on a tie, the one before it."""
+    best = None
+    best_d = None
+    for it in items:
+        s, e = it[0], it[1]
+        d = pos - e if e <= pos else (s - end if s >= end else 0)
+        d = d if e <= pos else d + 0.5  # prefer mentions before the figure on a tie
+        if best_d is None or d < best_d:
+            best, best_d = it, d
+    return best
+
+
+def names_in(names: list[Span], starts: list[int], kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    i = bisect.bisect_left(starts, start)
+    out = []
+    while i < len(names) and names[i].start < end:
+        n = names[i]
+        if n.kind == kind and n.end <= end:
+            out.append((n.start, n.end, n.name))
+        i += 1
+    return out
+
+
+def named_near(pat: NamedPatterns, text: str, start: int, end: int, pos: int, fig_end: int) -> str | None:
+    hits = [(s, e, name) for s, e, name in pat.finditer(text, start, end)]
+    hit = nearest(hits, pos, fig_end)
+    return hit[2] if hit else None
+
+
+def parallelism(text: str, start: int, end: int) -> str | None:
+    found = [regex.sub(r"\s+", "", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
+    return ", ".join(dict.fromkeys(found)) or None
+
+
+def concurrency(text: str, start: int, end: int) -> tuple[float | None, float | None]:
+    conc = batch = None
+    for m in _CONCURRENCY_RE.finditer(text, start, end):
+        n = _num(m.group("n") or m.group("n2"))
+        if n is None:
+            continue
+        if regex.match(r"(?i)batch|bs|max", m.group(0)):
+            batch = batch if batch is not None else n
+        else:
+            conc = conc if conc is not None else n
+    return conc, batch
+
+
+def isl_osl(text: str, start: int, end: int) -> tuple[float | None, float | None]:
+    m = _ISL_OSL_RE.search(text, start, end)
+    if not m:
+        return None, None
+    i = m.group("i") or m.group("i2") or m.group("i3")
+    o = m.group("o") or m.group("o2") or m.group("o3")
+    return _num(i), _num(o)
+
+
+def price_basis(vocab: Vocab, text: str, start: int, end: int) -> str | None:
+    m = _PRICE_AT_RE.search(text, start, end)
+    if m:
+        return regex.sub(r"\s+", " ", m.group(0)[3:]).strip()
+    return vocab.price_basis.first(text[start:end])
+
+
+def model_size(model: str) -> float | None:
+    """The parameter count a model's own name states ("Llama 2 70B" -> 7e10)."""
+    m = _PARAM_SIZE_RE.search(model)
+    if not m:
+        return None
+    return float(m.group(1)) * (1e9 if m.group(2) == "B" else 1e12)

@@ -1,0 +1,110 @@
+"""The number grammar: find every written number and read its value.
+
+This is the fast scan the rest of extraction hangs on: one compiled pattern over the whole
+text finds digit numbers (with separators, decimals, K/M/B/T suffixes and scale words),
+spelled-out numbers, and ranges; everything costlier runs only around what it finds.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import regex
+
+_SMALL = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a hundred": 100,
+    "one hundred": 100, "a thousand": 1000, "one thousand": 1000, "half": 0.5,
+}
+# "fourfold", "twice", "double": ratio words that carry their own number.
+RATIO_WORDS = {
+    "twice": 2, "double": 2, "doubles": 2, "doubled": 2, "doubling": 2, "triple": 3,
+    "triples": 3, "tripled": 3, "tripling": 3, "quadruple": 4, "quadrupled": 4,
+    "halve": 0.5, "halves": 0.5, "halved": 0.5, "halving": 0.5,
+    **{f"{w}fold": v for w, v in _SMALL.items() if isinstance(v, int) and 1 < v <= 100 and " " not in w},
+    **{f"{w}-fold": v for w, v in _SMALL.items() if isinstance(v, int) and 1 < v <= 100 and " " not in w},
+}
+
+SCALE_WORDS = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
+    "bn": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12,
+}
+
+_DIGITS = r"(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
+# A suffix letter is a magnitude only when no letter follows ("954K", "552B", not "80GB").
+_SUFFIX = r"(?:[kKMBT](?![A-Za-z]|/[A-Za-z]))"
+_SCALE = r"(?:[\s-]?(?:thousand|million|billion|trillion)\b|\s?(?:mn|bn)\b)"
+_SPELLED = "|".join(sorted((regex.escape(w) for w in _SMALL), key=len, reverse=True))
+_RATIO = "|".join(sorted((regex.escape(w) for w in RATIO_WORDS), key=len, reverse=True))
+
+_NUM = (
+    rf"(?<![\w.,/])(?:(?P<digits>{_DIGITS})(?P<scale>{_SCALE}|{_SUFFIX})?(?!\.[0-9])(?![0-9])"
+    rf"|(?P<word>\b(?:{_SPELLED})\b)(?P<wscale>{_SCALE})?)"
+)
+NUMBER_RE = regex.compile(_NUM, regex.I)
+RATIO_WORD_RE = regex.compile(rf"\b(?:{_RATIO})\b", regex.I)
+# Between two numbers of a range: "20–22", "2.5-3.4x", "105~118%", "30 to 200".
+RANGE_SEP_RE = regex.compile(r"\s?(?:–|—|-|~|to|through)\s?(?=[\d.$])", regex.I)
+BETWEEN_RE = regex.compile(r"\b(?:between|from)\s+$", regex.I)
+
+
+@dataclass
+class Number:
+    start: int
+    end: int
+    text: str
+    value: float
+    precision: float     # half the place of the last written digit, in the number's own scale
+    spelled: bool = False
+    scale: float = 1.0   # the K/M/B/T or scale word multiplier that was written
+    scale_text: str = ""
+    has_suffix_letter: bool = False
+
+
+def _precision(digits: str) -> float:
+    clean = digits.replace(",", "")
+    if "." in clean:
+        return 0.5 * 10 ** (-len(clean.split(".", 1)[1]))
+    return 0.5
+
+
+def parse_match(m: regex.Match[str]) -> Number | None:
+    if m.group("digits"):
+        digits = m.group("digits")
+        try:
+            base = float(digits.replace(",", ""))
+        except ValueError:
+            return None
+        scale_text = (m.group("scale") or "").strip(" -")
+        scale = SCALE_WORDS.get(scale_text.lower(), 1.0) if scale_text else 1.0
+        value = base * scale
+        if not math.isfinite(value):
+            return None
+        return Number(
+            start=m.start(), end=m.end(), text=m.group(0), value=value,
+            precision=_precision(digits) * scale, scale=scale, scale_text=scale_text,
+            has_suffix_letter=len(scale_text) == 1,
+        )
+    word = m.group("word").lower()
+    base = _SMALL.get(word)
+    if base is None:
+        return None
+    scale_text = (m.group("wscale") or "").strip(" -")
+    scale = SCALE_WORDS.get(scale_text.lower(), 1.0) if scale_text else 1.0
+    return Number(
+        start=m.start(), end=m.end(), text=m.group(0), value=base * scale,
+        precision=0.5 * scale, spelled=True, scale=scale, scale_text=scale_text,
+    )
+
+
+def find_numbers(text: str, start: int = 0, end: int | None = None) -> list[Number]:
+    """Every number in ``text[start:end]``, in order."""
+    out = []
+    for m in NUMBER_RE.finditer(text, start, end if end is not None else len(text)):
+        n = parse_match(m)
+        if n is not None:
+            out.append(n)
+    return out

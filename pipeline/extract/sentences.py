@@ -1,0 +1,117 @@
+"""Sentences and paragraphs with character offsets, found by a fast rule-based scan.
+
+A full tokenizer over every character would cost more than the whole extraction budget
+(most text holds no number), so boundaries come from one regex pass: sentence punctuation
+followed by a capital, blank lines, and structural lines of Markdown and slides (table rows,
+headings, list items, bullets), which are units of their own.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+import regex
+
+_ABBREV = {
+    "e.g", "i.e", "vs", "etc", "dr", "mr", "ms", "fig", "figs", "no", "approx", "al", "ca",
+    "eq", "sec", "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
+    "sep", "sept", "oct", "nov", "dec", "v.s", "u.s", "st", "max", "min", "avg", "est",
+}
+# Sentence end: punctuation, optional closing quotes/brackets/emphasis, space, then a start.
+_END_RE = regex.compile(r"[.!?][\"'”’)\]*_]*(?=\s+[\"'“‘(\[*_]*[A-Z0-9$#])")
+_LINE_RE = regex.compile(r"[^\n]*(?:\n|$)")
+_STRUCT_RE = regex.compile(
+    r"^\s*(?:\||#{1,6}\s|[-*+•▪◦·o]\s|\d{1,2}[.)]\s|>\s|<[a-z]|\*\*[^*]+\*\*\s*$)"
+)
+
+
+@dataclass
+class Segments:
+    """Sentence and paragraph boundaries of one text, searchable by offset."""
+
+    sent_starts: list[int]
+    sent_ends: list[int]
+    para_starts: list[int]
+    para_ends: list[int]
+
+    def _find(self, starts: list[int], ends: list[int], pos: int) -> tuple[int, int]:
+        i = bisect.bisect_right(starts, pos) - 1
+        if i < 0:
+            return 0, ends[0] if ends else 0
+        return starts[i], ends[i]
+
+    def sentence(self, pos: int) -> tuple[int, int]:
+        return self._find(self.sent_starts, self.sent_ends, pos)
+
+    def sentence_index(self, pos: int) -> int:
+        return max(0, bisect.bisect_right(self.sent_starts, pos) - 1)
+
+    def paragraph(self, pos: int) -> tuple[int, int]:
+        return self._find(self.para_starts, self.para_ends, pos)
+
+
+def _trim(text: str, s: int, e: int) -> tuple[int, int]:
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    return s, e
+
+
+def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
+    """Split ``text`` into paragraphs (blank lines, structural lines, page breaks) and sentences."""
+    paras: list[tuple[int, int]] = []
+    breaks = set(page_breaks or [])
+    cur_start: int | None = None
+    cur_end = 0
+    for m in _LINE_RE.finditer(text):
+        s, e = m.start(), m.end()
+        if s == e:
+            break
+        line = m.group(0)
+        blank = not line.strip()
+        structural = bool(_STRUCT_RE.match(line))
+        if s in breaks and cur_start is not None:
+            paras.append((cur_start, cur_end))
+            cur_start = None
+        if blank:
+            if cur_start is not None:
+                paras.append((cur_start, cur_end))
+                cur_start = None
+            continue
+        if structural:
+            if cur_start is not None:
+                paras.append((cur_start, cur_end))
+            paras.append((s, e))
+            cur_start = None
+            continue
+        if cur_start is None:
+            cur_start = s
+        cur_end = e
+    if cur_start is not None:
+        paras.append((cur_start, cur_end))
+
+    sents: list[tuple[int, int]] = []
+    para_out: list[tuple[int, int]] = []
+    for ps, pe in paras:
+        ps, pe = _trim(text, ps, pe)
+        if ps >= pe:
+            continue
+        para_out.append((ps, pe))
+        start = ps
+        for m in _END_RE.finditer(text, ps, pe):
+            word = regex.search(r"([\w.]+)[.!?]$", text[max(ps, m.start() - 12): m.start() + 1])
+            if word and word.group(1).lower().rstrip(".") in _ABBREV:
+                continue
+            # "2.5" never reaches here (no space after the point); "No. 3" is an abbreviation.
+            end = m.end()
+            s2, e2 = _trim(text, start, end)
+            if s2 < e2:
+                sents.append((s2, e2))
+            start = end
+        s2, e2 = _trim(text, start, pe)
+        if s2 < e2:
+            sents.append((s2, e2))
+    return Segments(
+        [s for s, _ in sents], [e for _, e in sents], [s for s, _ in para_out], [e for _, e in para_out]
+    )

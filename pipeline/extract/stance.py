@@ -1,0 +1,95 @@
+"""Comparators, stance and attribution: how a document holds a figure, and whose it is.
+
+"more than 1,000" is not "1,000"; "No document names a result past 1,000" asserts nothing
+about 1,000; "the vLLM post reports 826" makes the post, not the writer, the source. These
+cues sit in a few words around the figure, so each reader looks only at its own clause.
+"""
+from __future__ import annotations
+
+import regex
+
+_COMPARATORS = [
+    (r"(?:not|n't)\s+as\s+\w+\s+as", "<"),
+    (r"(?:more\s+than|greater\s+than|higher\s+than|over|above|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|top(?:s|ped)?|beyond|past|north\s+of|in\s+excess\s+of|upwards\s+of|breach(?:es|ed)?)", ">"),
+    (r"(?:at\s+least|no\s+less\s+than|a\s+minimum\s+of|min(?:imum)?\.?|reach(?:es|ed|ing)?|hit(?:s|ting)?)", ">="),
+    (r"(?:up\s+to|as\s+(?:much|many|high|fast|large)\s+as|at\s+most|no\s+more\s+than|a\s+maximum\s+of|max(?:imum)?\.?|capped\s+at)", "<="),
+    (r"(?:less\s+than|fewer\s+than|lower\s+than|under|below|sub-?|short\s+of)", "<"),
+    (r"(?:about|around|roughly|nearly|almost|approximately|approx\.?|circa|ca\.|close\s+to|some|~|≈|an\s+estimated|on\s+the\s+order\s+of)", "~"),
+]
+_COMP_RE = regex.compile(
+    r"(?:" + "|".join(f"(?P<c{i}>{p})" for i, (p, _) in enumerate(_COMPARATORS)) + r")"
+    r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|about|around|some))*\s*[*_]*\s*\\?\$?\s*$",
+    regex.I,
+)
+_PLUS_AFTER_RE = regex.compile(r"^\s?\+|^\s+or\s+(?:more|higher|above|greater)\b")
+_LESS_AFTER_RE = regex.compile(r"^\s+or\s+(?:less|lower|fewer|below)\b")
+
+_NEG_RE = regex.compile(
+    r"\b(?:no|not|never|neither|nor|none|without|cannot|can't|isn't|wasn't|aren't|doesn't|didn't|don't|lacks?|fails?\s+to|nothing)\b",
+    regex.I,
+)
+_HYPO_RE = regex.compile(
+    r"\b(?:if|would|could|might|may|assum(?:e|es|ing|ption)|suppos(?:e|ing)|hypothetical(?:ly)?|imagine|expected\s+to|projected|estimated|should)\b",
+    regex.I,
+)
+_QUESTION_RE = regex.compile(r"\b(?:whether|is\s+it|can\s+it|does\s+it)\b", regex.I)
+_REPORT_VERBS = (
+    r"(?:reports?|reported|lists?|listed|says|said|states|stated|claims?|claimed|quotes?|quoted|"
+    r"cites?|cited|announced|puts?|gives?|publishe[sd]|writes?|wrote|credits?|records?|shows?|showed)"
+)
+_REPORTER_RE = regex.compile(
+    r"(?P<who>(?:(?:[A-Z][\w.\-]*|[a-z][\w\-]*)(?:'s|’s)?\s+){0,3}?"
+    r"(?:[A-Z][\w.\-]*[a-zA-Z]|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker))"
+    r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+)?" + _REPORT_VERBS + r"\b",
+)
+_ACCORDING_RE = regex.compile(r"\b(?:according\s+to|per|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to|from)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
+_NOT_REPORTERS = {"we", "our", "this", "figure", "table", "fig", "chart", "graph", "results", "it", "which", "that", "i", "he", "she", "they"}
+
+
+def comparator(before: str, after: str) -> str:
+    """The comparator the words around a figure give it (before: text up to the number)."""
+    if _PLUS_AFTER_RE.match(after):
+        return ">="
+    if _LESS_AFTER_RE.match(after):
+        return "<="
+    m = _COMP_RE.search(before[-60:])
+    if m:
+        for i, (_, comp) in enumerate(_COMPARATORS):
+            if m.group(f"c{i}"):
+                # "min"/"max" only count as comparators when written as such ("max. 5")
+                return comp
+    return "="
+
+
+def _clean_who(who: str) -> str | None:
+    who = regex.sub(r"^(?:the|a|an|its|their|his|her)\s+", "", who.strip(), flags=regex.I)
+    who = regex.sub(r"\s+", " ", who).strip(" ,.;:")
+    if not who or who.split()[0].lower() in _NOT_REPORTERS:
+        return None
+    return who
+
+
+def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) -> tuple[str, str | None]:
+    """(stance, asserted_by) for a figure, given its sentence split at the figure."""
+    asserted_by = None
+    reporters = list(_REPORTER_RE.finditer(sentence_before))
+    if reporters:
+        asserted_by = _clean_who(reporters[-1].group("who"))
+    if asserted_by is None:
+        m = _ACCORDING_RE.search(sentence_before) or _ACCORDING_RE.match(sentence_after[:60].lstrip(" ,"))
+        if m and (m.re is _ACCORDING_RE and ("according" in m.group(0).lower() or "credited" in m.group(0).lower() or "reported" in m.group(0).lower() or "attributed" in m.group(0).lower())):
+            asserted_by = _clean_who(m.group("who"))
+        else:
+            m2 = regex.match(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})", sentence_after)
+            if m2:
+                asserted_by = _clean_who(m2.group("who"))
+    clause = regex.split(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b", sentence_before)[-1]
+    if _NEG_RE.search(clause):
+        return "negated", asserted_by
+    if sentence.rstrip().endswith("?") or _QUESTION_RE.search(clause):
+        return "questioned", asserted_by
+    if _HYPO_RE.search(clause):
+        return "hypothetical", asserted_by
+    if asserted_by:
+        return "reported", asserted_by
+    return "asserted", None

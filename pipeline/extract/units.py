@@ -1,0 +1,86 @@
+"""Read the unit written next to a number: after it ("826 tokens/s", "4.8TB/s", "44%"), or
+before it for currency ("$38.96"), with the denominator a unit can carry ("tok/s/user").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from pipeline.vocab.loader import UnitEntry, Vocab
+
+_GAP_RE = regex.compile(r"[ \u00a0]?(?:\*\*|__)?[ \u00a0]?")
+_CURRENCY_BEFORE_RE = regex.compile(r"(?:US\$|USD\s?|\\?\$|€|EUR\s?)(?:\*\*)?$")
+_CURRENCY_AFTER_RE = regex.compile(r"\s?(?:USD|dollars?|US dollars)\b")
+_CENTS_RE = regex.compile(r"\s?(?:cents?|¢)")
+_PER_BASIS_RE = regex.compile(
+    r"\s*(?:in\s+\w+\s+)?(?:/|per\s+|an?\s+|each\s+)(?P<basis>"
+    r"(?:GPU[- ]?(?:hour|hr|h)s?|GPU\s*/\s*(?:hour|hr|h)|(?:1\s?)?(?:M|million|1M|K|thousand|1K|B|billion)\s+(?:\w+\s+)?tokens?|"
+    r"(?:M|1M|K|1K)\b|hour|hr|h\b|day|month|year|node[- ]hour|instance[- ]hour|request|query|user|GPU|token|million))",
+    regex.I,
+)
+
+
+@dataclass
+class UnitHit:
+    end: int            # where the unit (and any denominator suffix) ends
+    unit_text: str
+    entry: UnitEntry
+    scope: str | None = None
+    scope_end: int | None = None
+
+
+def read_unit(text: str, pos: int, vocab: Vocab, limit: int | None = None) -> UnitHit | None:
+    """The unit starting at ``pos`` (after at most a space or emphasis marks), if any."""
+    limit = len(text) if limit is None else limit
+    g = _GAP_RE.match(text, pos, limit)
+    start = g.end() if g else pos
+    m = vocab.unit_pattern.match(text, start, limit)
+    if not m:
+        return None
+    entry = vocab.unit_entries[m.lastindex - 1]
+    end = m.end()
+    hit = UnitHit(end=end, unit_text=text[start:end], entry=entry, scope=entry.scope)
+    if entry.family in ("token_throughput", "request_throughput", "money"):
+        for pat, scope in vocab.scope_suffix:
+            s = pat.match(text, end, limit)
+            if s:
+                hit.scope = scope
+                hit.scope_end = s.end()
+                if text[end:s.end()].lstrip().startswith("/"):
+                    hit.unit_text = text[start:s.end()]
+                    hit.end = s.end()
+                break
+    return hit
+
+
+def currency_before(text: str, pos: int) -> str | None:
+    """The currency sign or code just before ``pos`` ("$", "USD"), if any."""
+    m = _CURRENCY_BEFORE_RE.search(text[max(0, pos - 6):pos])
+    return m.group(0).replace("**", "").strip() if m else None
+
+
+def currency_after(text: str, pos: int, limit: int) -> regex.Match[str] | None:
+    return _CURRENCY_AFTER_RE.match(text, pos, limit)
+
+
+def cents_after(text: str, pos: int, limit: int) -> regex.Match[str] | None:
+    return _CENTS_RE.match(text, pos, limit)
+
+
+def per_basis(text: str, pos: int, limit: int) -> tuple[str, int] | None:
+    """What a price is per ("GPU-hour", "M tokens", "hour"), read just after it."""
+    m = _PER_BASIS_RE.match(text, pos, min(limit, pos + 60))
+    if not m:
+        return None
+    basis = m.group("basis").strip()
+    low = basis.lower()
+    if low.startswith("gpu") and ("h" in low[3:]):
+        basis = "GPU-hour"
+    elif regex.match(r"(?:1\s?)?(?:m|million|1m)\b", low):
+        basis = "million tokens" if ("token" in low or low in ("m", "1m", "million")) else basis
+    elif regex.match(r"(?:1\s?)?(?:k|thousand|1k)\b", low):
+        basis = "thousand tokens"
+    elif low in ("hr", "h"):
+        basis = "hour"
+    return basis, m.end()

@@ -1,0 +1,177 @@
+"""Load the vocabulary data files and compile them into matchers, once per process.
+
+Vocabularies are data, not code: the TOML files beside this module ship with the package,
+and a user extends them by pointing ``CLAIMS_VOCAB`` at a folder of TOML files with the same
+names; their entries are merged over the shipped ones (lists of units are appended, tables
+of names are updated). Everything is compiled once and cached, so worker processes pay the
+cost a single time.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import regex
+
+FILES = ("units", "hardware", "models", "engines", "conditions", "scopes")
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    for key, value in extra.items():
+        if isinstance(value, list) and isinstance(base.get(key), list):
+            base[key] = base[key] + value
+        elif isinstance(value, dict) and isinstance(base.get(key), dict):
+            base[key] = _merge(dict(base[key]), value)
+        else:
+            base[key] = value
+    return base
+
+
+def load_raw(name: str, extra_dir: str | None = None) -> dict[str, Any]:
+    """One vocabulary file as a dict: the shipped one, with the user's folder merged over it."""
+    data = tomllib.loads(resources.files("pipeline.vocab").joinpath(f"{name}.toml").read_text("utf-8"))
+    extra_dir = extra_dir if extra_dir is not None else os.environ.get("CLAIMS_VOCAB")
+    if extra_dir:
+        path = Path(extra_dir) / f"{name}.toml"
+        if path.is_file():
+            data = _merge(data, tomllib.loads(path.read_text("utf-8")))
+    return data
+
+
+@dataclass(frozen=True)
+class UnitEntry:
+    unit: str
+    family: str
+    factor: float = 1.0
+    scope: str | None = None
+    token_kind: str | None = None
+    phase: str | None = None
+    per_basis: str | None = None
+
+
+@dataclass
+class NamedPatterns:
+    """Canonical name -> one compiled alternation; ``find`` returns (start, end, name) hits."""
+
+    pattern: regex.Pattern[str]
+    names: list[str]
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None):
+        for m in self.pattern.finditer(text, pos, endpos if endpos is not None else len(text)):
+            yield m.start(), m.end(), self.names[m.lastindex - 1] if m.lastindex else ""
+
+    def first(self, text: str) -> str | None:
+        m = self.pattern.search(text)
+        return self.names[m.lastindex - 1] if m else None
+
+
+def _named(table: dict[str, list[str]], word: bool = True, flags: int = regex.I) -> NamedPatterns:
+    names: list[str] = []
+    groups: list[str] = []
+    # Longest spellings first so "Dynamo SGLang" beats "SGLang".
+    items = sorted(
+        ((name, pat) for name, pats in table.items() for pat in pats), key=lambda x: -len(x[1])
+    )
+    for name, pat in items:
+        names.append(name)
+        groups.append(f"({pat})")
+    body = "|".join(groups) or "(?!)"
+    if word:
+        body = rf"(?<![\w-])(?:{body})(?![\w])"
+    return NamedPatterns(regex.compile(body, flags), names)
+
+
+@dataclass
+class Vocab:
+    units: list[tuple[regex.Pattern[str], UnitEntry]]
+    unit_pattern: regex.Pattern[str]
+    unit_entries: list[UnitEntry]
+    accelerators: NamedPatterns
+    systems: list[tuple[regex.Pattern[str], str, int]]
+    system_pattern: regex.Pattern[str]
+    model_families: list[str]
+    model_aliases: dict[str, str]           # lower-case spelling -> canonical
+    model_params: dict[str, float]
+    engines: NamedPatterns
+    dtypes: NamedPatterns
+    techniques: NamedPatterns
+    statistics: NamedPatterns
+    phases: NamedPatterns
+    workloads: NamedPatterns
+    price_basis: NamedPatterns
+    scope_suffix: list[tuple[regex.Pattern[str], str]]
+    scope_context: NamedPatterns
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def canonical_model(self, name: str) -> str:
+        key = regex.sub(r"[\s_\-]+", " ", name.strip().lower())
+        return self.model_aliases.get(key, name.strip())
+
+
+@lru_cache(maxsize=4)
+def load(extra_dir: str | None = None) -> Vocab:
+    """The compiled vocabulary (cached: call freely)."""
+    raw = {n: load_raw(n, extra_dir) for n in FILES}
+
+    units = []
+    groups = []
+    entries = []
+    for i, u in enumerate(sorted(raw["units"]["unit"], key=lambda u: -len(u["pattern"]))):
+        flags = 0 if u.get("case") else regex.I
+        entry = UnitEntry(
+            unit=u["unit"], family=u["family"], factor=float(u.get("factor", 1.0)),
+            scope=u.get("scope"), token_kind=u.get("token_kind"), phase=u.get("phase"),
+            per_basis=u.get("per_basis"),
+        )
+        units.append((regex.compile(u["pattern"], flags), entry))
+        entries.append(entry)
+        groups.append(f"(?{'i' if flags else '-i'}:{u['pattern']})")
+    # One alternation with a group per entry; the regex engine tries them in order, and the
+    # order is longest-pattern-first, a cheap stand-in for "longest match wins".
+    unit_pattern = regex.compile("|".join(f"({g})" for g in groups))
+
+    hw = raw["hardware"]
+    systems = []
+    for s in hw.get("system", []):
+        systems.append((regex.compile(rf"(?<![\w-]){s['pattern']}(?![\w])", regex.I), s["accelerator"], int(s["count"])))
+    system_pattern = regex.compile(
+        "|".join(rf"(?:{s['pattern']})" for s in hw.get("system", [])) or "(?!)", regex.I
+    )
+
+    models = raw["models"]
+    aliases: dict[str, str] = {}
+    for canon, spellings in models.get("aliases", {}).items():
+        for sp in [canon, *spellings]:
+            aliases[regex.sub(r"[\s_\-]+", " ", sp.lower())] = canon
+
+    cond = raw["conditions"]
+    scopes = raw["scopes"]
+    suffix = []
+    for scope, pats in scopes.get("suffix", {}).items():
+        for p in pats:
+            suffix.append((regex.compile(p, regex.I), scope))
+    return Vocab(
+        units=units,
+        unit_pattern=unit_pattern,
+        unit_entries=entries,
+        accelerators=_named(hw.get("accelerators", {}), flags=0),
+        systems=systems,
+        system_pattern=system_pattern,
+        model_families=list(models.get("families", [])),
+        model_aliases=aliases,
+        model_params={k: float(v) for k, v in models.get("params", {}).items()},
+        engines=_named(raw["engines"].get("engines", {})),
+        dtypes=_named(cond.get("dtypes", {})),
+        techniques=_named(cond.get("techniques", {})),
+        statistics=_named(cond.get("statistics", {})),
+        phases=_named(cond.get("phases", {})),
+        workloads=_named(cond.get("workloads", {})),
+        price_basis=_named(cond.get("price_basis", {})),
+        scope_suffix=suffix,
+        scope_context=_named(scopes.get("context", {})),
+    )
