@@ -65,3 +65,12 @@ def test_role_cues():
     assert infer_from_text("According to the vLLM post, it reached 826. SGLang said more.") == "secondary"
     assert infer_from_text("We measured 826 tokens/s on our cluster.") == "primary"
     assert infer_from_text("Nothing here.") == "unknown"
+
+
+@given(st.floats(1, 1e7), st.floats(1, 1e7), st.sampled_from(["=", ">", ">=", "<=", "~"]),
+       st.sampled_from([None, 0.5, 5000.0, 0.005]))
+def test_cached_bounds_match(a, b, cmp, p):
+    from pipeline.link.consistency import bounds, consistent_bounds
+    fa, fb = F(a, p, cmp), F(b, 0.5)
+    assert consistent_bounds(bounds(fa), a, bounds(fb), b) == consistent(fa, fb)
+    assert consistent_bounds(bounds(fb), b, bounds(fa), a) == consistent(fb, fa)

@@ -11,6 +11,8 @@ per subject block -> operating-point conflicts -> derived checks -> findings -> 
 """
 from __future__ import annotations
 
+import functools
+import gc
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -49,8 +51,8 @@ def _roles(claims: list[Claim], docs: dict[str, DocMeta],
 def _sources(docs: dict[str, DocMeta]) -> SourceIndex:
     idx = SourceIndex()
     for d in docs.values():
-        idx.add(d.id, d.publisher, d.title, d.author, d.url,
-                d.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] if d.path else None)
+        idx.add(d.id, publisher=d.publisher, title=d.title, author=d.author, url=d.url,
+                path=d.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] if d.path else None)
     return idx
 
 
@@ -104,6 +106,22 @@ def _finish(claims: list[Claim], prepared: list[Prepared], links: list[Link],
     )
 
 
+def _no_gc(fn):
+    """Pause the cyclic GC while linking: it only creates acyclic records, and GC passes
+    over millions of live claims would cost more than the linking itself."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if was:
+                gc.enable()
+    return wrapper
+
+
+@_no_gc
 def link(claims: list[Claim], docs: dict[str, DocMeta]) -> LinkResult:
     """Link every claim against every other, blocked on subject (near-linear)."""
     roles = _roles(claims, docs)
@@ -119,6 +137,7 @@ def touched_keys(new_claims: Iterable[Claim]) -> set[str]:
     return {quantity_key(c) for c in new_claims}
 
 
+@_no_gc
 def relink(claims: list[Claim], docs: dict[str, DocMeta], previous: LinkResult,
            touched: set[str], new_docs: Iterable[str] = ()) -> LinkResult:
     """Redo links only for the subjects in ``touched``; keep all other previous links.

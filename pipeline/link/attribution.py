@@ -31,28 +31,38 @@ def tokens(text: str | None) -> frozenset[str]:
 
 @dataclass
 class SourceIndex:
-    """Name tokens of every document, to look up attributions."""
+    """Name tokens of every document, to look up attributions.
 
-    names: dict[str, frozenset[str]] = field(default_factory=dict)
-    _cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ``who`` names (publisher, author, URL host, file name) say whose document it is;
+    ``what`` names (the title) only say what it is about, so a title that mentions Nvidia
+    does not make a document Nvidia's. Titles are a fallback for positive matches
+    (restatement: "InferenceX" names the SemiAnalysis page); a negative finding
+    (misattribution) needs a ``who`` match.
+    """
 
-    def add(self, doc_id: str, *fields: str | None) -> None:
-        toks: set[str] = set()
-        for f in fields:
-            if f:
-                toks |= tokens(f)
-                if "://" in f:
-                    host = re.sub(r"^https?://(www\.)?", "", f).split("/")[0]
-                    toks |= set(host.split(".")[:-1])
-        self.names[doc_id] = frozenset(toks)
+    who: dict[str, frozenset[str]] = field(default_factory=dict)
+    what: dict[str, frozenset[str]] = field(default_factory=dict)
+    _cache: dict[tuple[str, bool], tuple[str, ...]] = field(default_factory=dict)
 
-    def resolve(self, asserted_by: str | None) -> tuple[str, ...]:
-        """Documents whose metadata names the source; empty when none does."""
+    def add(self, doc_id: str, publisher: str | None = None, title: str | None = None,
+            author: str | None = None, url: str | None = None, path: str | None = None) -> None:
+        who: set[str] = set(tokens(publisher)) | set(tokens(author)) | set(tokens(path))
+        if url and "://" in url:
+            host = re.sub(r"^https?://(www\.)?", "", url).split("/")[0]
+            who |= set(host.split(".")[:-1]) - {"example", "com", "org"}
+        self.who[doc_id] = frozenset(who)
+        self.what[doc_id] = tokens(title)
+
+    def resolve(self, asserted_by: str | None, strict: bool = False) -> tuple[str, ...]:
+        """Documents the source names; ``strict`` uses only whose-document names."""
         if not asserted_by:
             return ()
-        hit = self._cache.get(asserted_by)
+        key = (asserted_by, strict)
+        hit = self._cache.get(key)
         if hit is None:
             want = tokens(asserted_by)
-            hit = tuple(d for d, names in self.names.items() if want and want <= names)
-            self._cache[asserted_by] = hit
+            hit = tuple(d for d, n in self.who.items() if want and want <= n)
+            if not hit and not strict:
+                hit = tuple(d for d, n in self.what.items() if want and want <= n)
+            self._cache[key] = hit
         return hit

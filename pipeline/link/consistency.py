@@ -88,6 +88,28 @@ def _eps(a: float, b: float) -> float:
     return 1e-9 * max(m, 1.0)
 
 
+def bounds(f: Figure) -> tuple[float, float, float, float, float, bool]:
+    """(precision, rounding lo, hi, generous lo, hi, is '=') — cache this per claim."""
+    r = rounding_interval(f)
+    g = generous_interval(f)
+    return (f.p, r[0], r[1], g[0], g[1], f.comparator == "=")
+
+
+def consistent_bounds(a: tuple, va: float, b: tuple, vb: float) -> bool:
+    """``consistent`` over cached ``bounds`` (the hot path when linking millions)."""
+    pa, pb = a[0], b[0]
+    if pa > pb * 1.000001:
+        lo, hi, strict = max(a[3], b[1]), min(a[4], b[2]), False
+    elif pb > pa * 1.000001:
+        lo, hi, strict = max(a[1], b[3]), min(a[2], b[4]), False
+    else:
+        lo, hi, strict = max(a[1], b[1]), min(a[2], b[2]), a[5] and b[5]
+    eps = _eps(lo, hi)
+    if strict:
+        return lo < hi - eps or abs(va - vb) <= eps
+    return lo <= hi + eps
+
+
 def consistent(a: Figure, b: Figure) -> bool:
     """True when the two figures can describe the same value at the precision stated.
 

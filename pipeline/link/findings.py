@@ -13,8 +13,7 @@ from collections import defaultdict
 from pipeline.model import Claim, Link
 
 from .attribution import SourceIndex
-from .consistency import consistent
-from .prepare import THROUGHPUT_FAMILIES, Prepared
+from .prepare import THROUGHPUT_FAMILIES, Prepared, agree
 
 FINDINGS = ("unsourced", "ambiguous", "misattributed")
 
@@ -56,8 +55,8 @@ def compute_findings(claims: list[Claim], prepared: list[Prepared], links: list[
         if p.family in THROUGHPUT_FAMILIES and (p.scope is None or p.id in scope_drift):
             f.append("ambiguous")
         if p.active and c.asserted_by:
-            docs = [d for d in sources.resolve(c.asserted_by) if d != p.doc]
-            if docs and not any(consistent(p.fig, q.fig)
+            docs = [d for d in sources.resolve(c.asserted_by, strict=True) if d != p.doc]
+            if docs and not any(agree(p, q)
                                 for d in docs for q in held.get((d, p.family), ())):
                 f.append("misattributed")
         if f:

@@ -14,8 +14,7 @@ from collections import defaultdict
 
 from pipeline.model import Claim, Link
 
-from .consistency import consistent
-from .prepare import Prepared, op_points_close, rank
+from .prepare import Prepared, agree, op_points_close, rank
 
 OP_SCOPES = frozenset({"per_gpu", "per_node", "per_system", "aggregate"})
 _PER_USER_RE = re.compile(
@@ -77,7 +76,7 @@ def operating_point_conflicts(prepared: list[Prepared]) -> list[Link]:
             for b in block[i + 1:]:
                 if not op_points_close(a.op_point, b.op_point):
                     break
-                if a.doc == b.doc or consistent(a.fig, b.fig):
+                if a.doc == b.doc or agree(a, b):
                     continue
                 src, dst = (a, b) if rank(a) >= rank(b) else (b, a)
                 links.append(Link(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pipeline.model import Claim
 
-from .consistency import Figure, generous_interval
+from .consistency import Figure, bounds, consistent_bounds
 from .keys import (engine_key, hardware_key, norm, quantity_key, scope_key, subject_key,
                    unit_key)
 
@@ -45,13 +45,15 @@ class Prepared:
     published: str
     asserted_by: str | None
     qkey: str
+    bnd: tuple = ()                 # cached consistency bounds
     op_point: float | None = None   # per-user speed of the operating point (per-GPU figures)
 
 
 def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
     """Build the comparison record of one claim; ``role`` is its document's role."""
     fig = Figure(c.value, c.low, c.high, c.comparator or "=", c.precision)
-    lo, hi = generous_interval(fig)
+    bnd = bounds(fig)
+    lo, hi = bnd[3], bnd[4]
     return Prepared(
         idx=idx, id=c.id, doc=c.doc_id, family=c.family, unit=unit_key(c),
         scope=scope_key(c.scope), statistic=norm(c.statistic), phase=norm(c.phase),
@@ -59,7 +61,7 @@ def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
         hw=hardware_key(c.hardware, c.hw_count, c.accelerator),
         engine=engine_key(c.engine), concurrency=c.concurrency, fig=fig, lo=lo, hi=hi,
         active=c.stance not in INERT_STANCES, role=role, published=published or "",
-        asserted_by=norm(c.asserted_by), qkey=quantity_key(c),
+        asserted_by=norm(c.asserted_by), qkey=quantity_key(c), bnd=bnd,
     )
 
 
@@ -104,3 +106,8 @@ def rank(p: Prepared) -> tuple[int, str, str]:
     """Order for link direction: the source of a link is the later or secondary claim."""
     r = {"secondary": 2, "unknown": 1}.get(p.role, 0)
     return (r, p.published, p.id)
+
+
+def agree(a: Prepared, b: Prepared) -> bool:
+    """Values consistent at their stated precision (consistency.consistent, cached)."""
+    return consistent_bounds(a.bnd, a.fig.value, b.bnd, b.fig.value)

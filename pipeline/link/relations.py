@@ -14,13 +14,13 @@ from collections.abc import Iterable
 from pipeline.model import Link
 
 from .attribution import SourceIndex
-from .consistency import consistent
-from .prepare import (COUNT_FAMILIES, Prepared, conditions_compatible, op_points_close,
+from .prepare import (COUNT_FAMILIES, Prepared, agree, conditions_compatible, op_points_close,
                       rank, same_opt)
 
 MISMATCH_MIN_VALUE = 10.0   # small numbers coincide across metrics too easily
 NEIGHBOURS = 3              # conflict partners per side in very large groups
 LARGE_GROUP = 64
+BOUNDED = frozenset({"=", "~"})
 
 
 def _same_measure(a: Prepared, b: Prepared) -> bool:
@@ -35,7 +35,7 @@ def classify(a: Prepared, b: Prepared, sources: SourceIndex) -> Link | None:
         return None
     if not conditions_compatible(a, b):
         return None
-    if not consistent(a.fig, b.fig):
+    if not agree(a, b):
         return None
     src, dst = (a, b) if rank(a) >= rank(b) else (b, a)
     if a.family == b.family and a.unit == b.unit:
@@ -59,7 +59,10 @@ def classify(a: Prepared, b: Prepared, sources: SourceIndex) -> Link | None:
 
 
 def _mismatch(src: Prepared, dst: Prepared, why: str) -> Link | None:
+    """Only for two stated numbers: "at least 500" meets too many figures to be drift."""
     if abs(src.fig.value) < MISMATCH_MIN_VALUE or abs(dst.fig.value) < MISMATCH_MIN_VALUE:
+        return None
+    if src.fig.comparator not in BOUNDED or dst.fig.comparator not in BOUNDED:
         return None
     return Link(src.id, dst.id, "mismatch", True, f"same number, different metric: {why}")
 
@@ -122,7 +125,7 @@ def conflict_links(block: list[Prepared]) -> list[Link]:
             for b in g[i + 1:i + 1 + reach]:
                 if a.doc == b.doc or op_points_close(a.op_point, b.op_point) is False:
                     continue
-                if consistent(a.fig, b.fig):
+                if agree(a, b):
                     continue
                 src, dst = (a, b) if rank(a) >= rank(b) else (b, a)
                 links.append(Link(src.id, dst.id, "conflicts", False,
