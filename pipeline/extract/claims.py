@@ -10,10 +10,12 @@ import bisect
 import hashlib
 from dataclasses import dataclass
 
+import re
+
 import regex
 
 from pipeline.extract import conditions as cond
-from pipeline.extract.masks import Span, find_masks, find_names
+from pipeline.extract.masks import NumberMasks, Span, find_names
 from pipeline.extract.numbers import BETWEEN_RE, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, Number, find_numbers
 from pipeline.extract.sentences import Segments, segment
 from pipeline.extract.stance import comparator, stance_and_source
@@ -54,6 +56,7 @@ _RATIO_NOUNS = {
     "faster", "higher", "lower", "more", "less", "better", "speedup", "speed", "throughput",
     "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
 }
+_RATIO_HINT_RE = re.compile(r"(?i)twice|doubl|tripl|quadrupl|halv|fold\b")
 _MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
 _TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
 _NUMBER_WORD_RE = regex.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
@@ -85,6 +88,7 @@ class Cand:
     next_start: int = 1 << 62       # where the next figure starts
     ref: "Cand | None" = None       # the figure a bare number borrowed its unit from
     ref_kind: str = ""              # value | sibling | verb
+    index: int = 0                  # position among the document's candidates
 
 
 def _claim_id(doc_id: str, start: int, end: int) -> str:
@@ -111,10 +115,9 @@ class _Extractor:
         self.doc = doc
         self.text = doc.text
         self.v = vocab
-        self.names: list[Span] = find_names(self.text, vocab)
-        self.name_starts = [n.start for n in self.names]
-        self.masks = find_masks(self.text, self.names)
+        self.masks = NumberMasks(self.text, vocab)
         self.seg: Segments = segment(self.text, [p.start for p in doc.pages])
+        self._para_names: dict[int, list[Span]] = {}
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
 
@@ -134,6 +137,8 @@ class _Extractor:
             i += 1
         out.extend(self._ratio_words())
         out.sort(key=lambda c: c.start)
+        for i, c in enumerate(out):
+            c.index = i
         for a, b in zip(out, out[1:]):
             b.prev_end, a.next_start = a.after_unit, b.start
         return out
@@ -149,7 +154,7 @@ class _Extractor:
         if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
             sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1)
             between = BETWEEN_RE.search(text[max(0, n.start - 9):n.start])
-            if sep is None and between and regex.match(r"\s+(?:and|to)\s+$", text[n.end:nxt.start]):
+            if sep is None and between and re.match(r"\s+(?:and|to)\s+$", text[n.end:nxt.start]):
                 sep = True
             if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5:
                 word = sep is True or sep.group(0).strip().lower()
@@ -180,7 +185,7 @@ class _Extractor:
                 return None
             if own.entry.family == "latency" and _TIME_REF_RE.match(text, own.end, own.end + 20):
                 return None
-            if own.entry.family in ("memory",) and regex.match(r"\s*(?:of\s+)?(?:RAM|VRAM|HBM|memory|GPU)", text[own.end:own.end + 12]) is None:
+            if own.entry.family in ("memory",) and re.match(r"\s*(?:of\s+)?(?:RAM|VRAM|HBM|memory|GPU)", text[own.end:own.end + 12]) is None:
                 pass
             _apply_unit(c, own)
             if c.family == "money":
@@ -207,7 +212,7 @@ class _Extractor:
         if n.scale >= 1e9 or (n.scale >= 1e6 and n.has_suffix_letter):
             before = text[s_start:n.start]
             sentence = text[s_start:s_end]
-            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(regex.search(r"\(\s*$", before))
+            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(re.search(r"\(\s*$", before))
             after_model = bool(self._name_just_before(n.start, "model"))
             tok_before = list(_TOKENISH_RE.finditer(before))
             if tok_before and (not _MODELISH_RE.search(before) or tok_before[-1].start() > _MODELISH_RE.search(before).start()):
@@ -221,15 +226,20 @@ class _Extractor:
 
     def _ratio_words(self) -> list[Cand]:
         out = []
-        for m in RATIO_WORD_RE.finditer(self.text):
-            if self.masks.covers(m.start(), m.end()):
+        for m in _RATIO_HINT_RE.finditer(self.text):
+            # cheap literal scan first; the word itself is read and checked only on a hit
+            ws = m.start()
+            while ws > 0 and self.text[ws - 1].isalpha() or (ws > 0 and self.text[ws - 1] == "-" and ws > 1 and self.text[ws - 2].isalpha()):
+                ws -= 1
+            m = RATIO_WORD_RE.match(self.text, ws)
+            if m is None or self.masks.covers(m.start(), m.end()):
                 continue
             word = m.group(0).lower()
             val = RATIO_WORDS.get(word)
             if val is None:
                 continue
             # "double" as an adjective of a noun ("double-buffering") is not a ratio
-            if regex.match(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", self.text[m.end():m.end() + 25], regex.I):
+            if re.match(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", self.text[m.end():m.end() + 25], regex.I):
                 continue
             n = Number(m.start(), m.end(), m.group(0), float(val), 0.0, spelled=True)
             out.append(Cand(num=n, start=m.start(), end=m.end(), value=float(val), low=None, high=None,
@@ -241,16 +251,13 @@ class _Extractor:
         """"8x H100", "8x RoCE links": an integer with x before a name counts things."""
         if hit.entry.unit != "x" or not float(n.value).is_integer() or "." in n.text:
             return False
-        m = regex.match(r"\s*([A-Z][\w-]*)", self.text[hit.end:hit.end + 30])
+        m = re.match(r"\s*([A-Z][\w-]*)", self.text[hit.end:hit.end + 30])
         return bool(m) and m.group(1).lower() not in _RATIO_NOUNS
 
     def _name_just_before(self, pos: int, kind: str) -> Span | None:
-        i = bisect.bisect_left(self.name_starts, pos) - 1
-        while i >= 0 and pos - self.names[i].start <= 80:
-            nm = self.names[i]
+        for nm in self.names_near(pos):
             if nm.kind == kind and nm.end <= pos and pos - nm.end <= 2:
                 return nm
-            i -= 1
         return None
 
     # ------------------------------------------------------------------ tables
@@ -283,7 +290,7 @@ class _Extractor:
         return c
 
     def _header_unit(self, header: str) -> UnitHit | None:
-        for m in regex.finditer(r"\(([^)]*)\)|\[([^\]]*)\]", header):
+        for m in re.finditer(r"\(([^)]*)\)|\[([^\]]*)\]", header):
             inner = (m.group(1) or m.group(2) or "").strip()
             h = read_unit(inner, 0, self.v)
             if h and h.end >= len(inner.rstrip()) - 1:
@@ -291,12 +298,12 @@ class _Extractor:
             h = read_unit(inner, 0, self.v)
             if h:
                 return h
-        for m in regex.finditer(r"(?:^|\s|/)(?=[A-Za-z%$])", header):
+        for m in re.finditer(r"(?:^|\s|/)(?=[A-Za-z%$])", header):
             h = read_unit(header, m.end(), self.v)
             if h and h.entry.family not in ("tokens", "ratio", "latency", "parameters"):
                 return h
-        if regex.search(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b", header):
-            unit = regex.search(r"(?i)\b(ms|s|sec|seconds|us|µs)\b", header)
+        if re.search(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b", header):
+            unit = re.search(r"(?i)\b(ms|s|sec|seconds|us|µs)\b", header)
             if unit:
                 return read_unit(unit.group(1), 0, self.v)
         return None
@@ -331,7 +338,7 @@ class _Extractor:
                 # 2. "499,715 at 150 tok/s": a throughput stated at an operating point
                 if ref is None:
                     nxt = self._next_cand(cands, c)
-                    if nxt is not None and nxt.family == "token_throughput" and regex.fullmatch(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", text[c.end:nxt.start], regex.I):
+                    if nxt is not None and nxt.family == "token_throughput" and re.fullmatch(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", text[c.end:nxt.start], regex.I):
                         c.family, c.unit, c.implied = "token_throughput", "tokens/s", True
                         c.scope = self._doc_scope_for_operating_point(cands, c)
                         if nxt.scope in (None, "unspecified"):
@@ -361,8 +368,8 @@ class _Extractor:
         text = self.text
         _, s_end = self.seg.sentence(c.start)
         rest = text[c.end:min(s_end, c.end + 40)]
-        m = regex.match(r"[\s*_\"'”’]*([A-Za-z]+)", rest)
-        if m and not regex.match(r"[\s*_\"'”’]*[,;:.)(]", rest):
+        m = re.match(r"[\s*_\"'”’]*([A-Za-z]+)", rest)
+        if m and not re.match(r"[\s*_\"'”’]*[,;:.)(]", rest):
             word = m.group(1).lower()
             if word not in _FOLLOWING_OK:
                 return False
@@ -375,11 +382,11 @@ class _Extractor:
         return True
 
     def _next_cand(self, cands: list[Cand], c: Cand) -> Cand | None:
-        i = cands.index(c)
+        i = c.index
         return cands[i + 1] if i + 1 < len(cands) else None
 
     def _sibling(self, cands: list[Cand], c: Cand, s_start: int, s_end: int) -> Cand | None:
-        i = cands.index(c)
+        i = c.index
         for j in (i - 1, i + 1):
             if 0 <= j < len(cands):
                 o = cands[j]
@@ -387,11 +394,11 @@ class _Extractor:
                     continue
                 gap = self.text[o.after_unit:c.start] if j < i else self.text[c.end:o.start]
                 if len(gap) > 40:
-                    gap_ok = regex.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$", gap)
+                    gap_ok = re.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$", gap)
                     if not gap_ok:
                         continue
-                elif not (_COORD_RE.match(gap) or regex.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$", gap)
-                          or regex.match(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$", gap)):
+                elif not (_COORD_RE.match(gap) or re.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$", gap)
+                          or re.match(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$", gap)):
                     continue
                 # same magnitude class: both written with a scale or both large
                 if o.family in ("ratio", "percent", "money"):
@@ -401,7 +408,7 @@ class _Extractor:
 
     def _previous_in_paragraph(self, cands: list[Cand], c: Cand) -> Cand | None:
         p_start, _ = self.seg.paragraph(c.start)
-        i = cands.index(c)
+        i = c.index
         for j in range(i - 1, -1, -1):
             o = cands[j]
             if o.start < p_start - 400:
@@ -456,7 +463,7 @@ class _Extractor:
     # ------------------------------------------------------------------ subjects
     def _title_subject(self) -> dict:
         title = self.doc.title or ""
-        head = regex.search(r"(?m)^\s*#\s+(.+)$", self.text[:3000])
+        head = re.search(r"(?m)^\s*#\s+(.+)$", self.text[:3000])
         first_line = self.text[:300].split("\n", 1)[0]
         probe = " ".join(x for x in (title, head.group(1) if head else "", first_line) if x)
         sub_names = find_names(probe, self.v)
@@ -464,13 +471,24 @@ class _Extractor:
         hw = cond.hardware_mentions(probe, sub_names, 0, len(probe))
         return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None}
 
+    def names_near(self, pos: int) -> list[Span]:
+        """Names in the paragraph holding ``pos``, found on first use and kept."""
+        p_start, p_end = self.seg.paragraph(pos)
+        names = self._para_names.get(p_start)
+        if names is None:
+            names = self._para_names[p_start] = find_names(self.text, self.v, p_start, p_end)
+        return names
+
+    def _names_in(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
+        return [(n.start, n.end, n.name) for n in self.names_near(start) if n.kind == kind and start <= n.start and n.end <= end]
+
     def _model_in(self, start: int, end: int, pos: int, fig_end: int) -> str | None:
-        hits = cond.names_in(self.names, self.name_starts, "model", start, end)
+        hits = self._names_in("model", start, end)
         hit = cond.nearest(hits, pos, fig_end)
         return self.v.canonical_model(hit[2]) if hit else None
 
     def _hardware_in(self, start: int, end: int, pos: int, fig_end: int) -> cond.Hardware | None:
-        hws = cond.hardware_mentions(self.text, self.names, start, end)
+        hws = cond.hardware_mentions(self.text, self.names_near(start), start, end)
         # counts of hardware before the figure in its own clause win; then the nearest
         hit = cond.nearest([(h.start, h.end, h) for h in hws], pos, fig_end)
         return hit[2] if hit else None
@@ -526,7 +544,7 @@ class _Extractor:
             scope = self._scope_from_context(c, lo, hi)
             if scope is None and claim.family == "token_throughput":
                 scope = self._scope_from_context(c, max(s_start, c.start - 120), c.start)
-            if scope == "aggregate" and claim.family == "token_throughput" and not regex.search(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined", text[lo:hi]):
+            if scope == "aggregate" and claim.family == "token_throughput" and not re.search(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined", text[lo:hi]):
                 scope = None
             if scope is not None and (claim.family != "tokens" or scope == "aggregate"):
                 claim.scope = scope
@@ -562,7 +580,7 @@ class _Extractor:
             claim.token_kind = self._token_kind(c, s_start, s_end)
 
     def _named(self, pat, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
-        hits = cond.names_in(self.names, self.name_starts, kind, s_start, s_end)
+        hits = self._names_in(kind, s_start, s_end)
         hit = cond.nearest(hits, c.start, c.end)
         return hit[2] if hit else None
 
@@ -579,14 +597,14 @@ class _Extractor:
         # "a P90 of 196" / "Median input ... is 142K"
         if hits:
             s, e, name = hits[-1]
-            if name != "peak" or regex.search(r"(?i)peak|max", text[s:e]):
+            if name != "peak" or re.search(r"(?i)peak|max", text[s:e]):
                 return name
         nxt = self._next_start(c, s_end)
         hi = min(nxt, c.after_unit + 30)
         for s, e, name in self.v.statistics.finditer(text, c.end, hi):
-            if regex.match(r"\s+(?:of|=)", text[e:e + 4]):
+            if re.match(r"\s+(?:of|=)", text[e:e + 4]):
                 continue
-            if name == "peak" and not regex.search(r"(?i)peak|max", text[s:e]):
+            if name == "peak" and not re.search(r"(?i)peak|max", text[s:e]):
                 continue
             return name
         return None
@@ -606,11 +624,11 @@ class _Extractor:
         w = (lead + " " + window).lower()
         if "cache hit" in w or "cached" in w:
             return "cached_input"
-        if regex.search(r"\b(?:output|generated|decode)\b", w):
+        if re.search(r"\b(?:output|generated|decode)\b", w):
             return "output"
-        if regex.search(r"\b(?:input|prompt|prefill)\b", w):
+        if re.search(r"\b(?:input|prompt|prefill)\b", w):
             return "input"
-        if regex.search(r"\btotal\b", w):
+        if re.search(r"\btotal\b", w):
             return "total"
         return None
 
@@ -637,31 +655,31 @@ class _Extractor:
         stat = v.statistics.first(header)
         if stat is None:
             for word, name in _STAT_CAPTION.items():
-                if regex.search(rf"(?i)\b{word}\b", table.caption):
+                if re.search(rf"(?i)\b{word}\b", table.caption):
                     stat = name
                     break
-        if stat == "peak" and not regex.search(r"(?i)peak|max", header + " " + table.caption):
+        if stat == "peak" and not re.search(r"(?i)peak|max", header + " " + table.caption):
             stat = None
         claim.statistic = stat
         claim.phase = v.phases.first(header) if claim.family in ("latency", "token_throughput") else None
         if claim.family == "token_throughput" and not claim.token_kind:
-            claim.token_kind = "output" if regex.search(r"(?i)\bout(?:put)?\b", header) else None
+            claim.token_kind = "output" if re.search(r"(?i)\bout(?:put)?\b", header) else None
         # conditions from the row's other cells, by their headers
         for other in row.cells:
             h = table.column_header(other.col).lower()
             val = other.text.strip().strip("*")
-            if not regex.fullmatch(r"[\d,.]+[kK]?", val):
+            if not re.fullmatch(r"[\d,.]+[kK]?", val):
                 continue
             num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
             if "batch" in h and claim.batch_size is None:
                 claim.batch_size = num
             elif "concurren" in h and claim.concurrency is None:
                 claim.concurrency = num
-            elif regex.search(r"\b(?:tp|tensor)\b", h) and claim.parallelism is None:
+            elif re.search(r"\b(?:tp|tensor)\b", h) and claim.parallelism is None:
                 claim.parallelism = f"TP{int(num)}"
-            elif regex.search(r"input|isl|prompt", h) and claim.isl is None and other is not cl:
+            elif re.search(r"input|isl|prompt", h) and claim.isl is None and other is not cl:
                 claim.isl = num
-            elif regex.search(r"output|osl", h) and claim.osl is None and other is not cl and "throughput" not in h:
+            elif re.search(r"output|osl", h) and claim.osl is None and other is not cl and "throughput" not in h:
                 claim.osl = num
 
 

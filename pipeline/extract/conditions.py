@@ -10,6 +10,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+import re
+
 import regex
 
 from pipeline.extract.masks import Span
@@ -74,7 +76,7 @@ def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> lis
     for n in names:
         if n.kind == "system" and start <= n.start and n.end <= end:
             acc, count = n.name.split(":")
-            label = regex.sub(r"\s+", " ", text[n.start:n.end])
+            label = re.sub(r"\s+", " ", text[n.start:n.end])
             out.append(Hardware(f"{count} x {acc} ({label})", acc, int(count), n.start, n.end))
             taken.append((n.start, n.end))
     for n in names:
@@ -130,7 +132,7 @@ def named_near(pat: NamedPatterns, text: str, start: int, end: int, pos: int, fi
 
 
 def parallelism(text: str, start: int, end: int) -> str | None:
-    found = [regex.sub(r"\s+", "", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
+    found = [re.sub(r"\s+", "", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
     return ", ".join(dict.fromkeys(found)) or None
 
 
@@ -140,7 +142,7 @@ def concurrency(text: str, start: int, end: int) -> tuple[float | None, float | 
         n = _num(m.group("n") or m.group("n2"))
         if n is None:
             continue
-        if regex.match(r"(?i)batch|bs|max", m.group(0)):
+        if re.match(r"(?i)batch|bs|max", m.group(0)):
             batch = batch if batch is not None else n
         else:
             conc = conc if conc is not None else n
@@ -159,7 +161,7 @@ def isl_osl(text: str, start: int, end: int) -> tuple[float | None, float | None
 def price_basis(vocab: Vocab, text: str, start: int, end: int) -> str | None:
     m = _PRICE_AT_RE.search(text, start, end)
     if m:
-        return regex.sub(r"\s+", " ", m.group(0)[3:]).strip()
+        return re.sub(r"\s+", " ", m.group(0)[3:]).strip()
     return vocab.price_basis.first(text[start:end])
 
 

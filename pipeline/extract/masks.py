@@ -7,6 +7,7 @@ those regions once per document so the claim builder can skip any number inside 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 import regex
@@ -17,11 +18,16 @@ _MONTHS = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
-_PATTERNS = [
-    # fenced and inline code, HTML tags and comments, URLs, markdown link/image targets
-    r"!\[[^\]\n]*\]\([^)\n]*\)", r"```.*?```", r"~~~.*?~~~", r"`[^`\n]{1,400}`", r"<!--.*?-->", r"<[a-zA-Z/][^>\n]{0,400}>",
-    r"\bhttps?://[^\s)\]>\"']+", r"\bwww\.[^\s)\]>\"']+", r"\]\([^)\n]*\)", r"\[\^?\d+\]",
-    r"!\[[^\]\n]*\]", r"\b[\w./-]+\.(?:png|jpe?g|gif|svg|pdf|py|md|html?|json|yaml|sh)\b",
+# Regions found once over the whole text: each pattern opens with literal characters, so
+# the scan is cheap even on long documents.
+_GLOBAL_PATTERNS = [
+    r"!\[[^\]\n]*\]\([^)\n]*\)", r"```.*?```", r"~~~.*?~~~", r"`[^`\n]{1,400}`", r"<!--.*?-->",
+    r"<[a-zA-Z/][^>\n]{0,400}>", r"https?://[^\s)\]>\"']+", r"www\.[^\s)\]>\"']+", r"\]\([^)\n]*\)",
+    r"\[\^?\d+\]", r"#\d+\b",
+]
+# Patterns that only matter where a number is: tried in a small window around each one.
+_LOCAL_PATTERNS = [
+    r"\b[\w./-]+\.(?:png|jpe?g|gif|svg|pdf|py|md|html?|json|yaml|sh)\b",
     # dates
     rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTHS}(?:,?\s+\d{{4}})?",
     rf"\b{_MONTHS},?\s+'?\d{{2,4}}\b", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?",
@@ -32,28 +38,101 @@ _PATTERNS = [
     r"\bv\.?\s?\d+(?:\.\d+)*\w*", r"\b\d+\.\d+\.\d+(?:\.\d+)*\b", r"\b(?:version|release|ver\.)\s+\d+(?:\.\d+)*",
     r"\b[A-Za-z]+-\d+(?:\.\d+)*[A-Za-z]*\b(?!\s*(?:x\b|%|tokens?))",
     r"\b(?:Section|Sec\.|§|Figure|Fig\.|Table|Tab\.|Eq\.|Equation|Appendix|Chapter|Step|Part|Day|Week|Item|Issue|PR|No\.)\s?#?\d+(?:\.\d+)*[a-z]?\b",
-    r"#\d+\b", r"\b\d+(?:st|nd|rd|th)\b", r"\b(?:TP|EP|DP|PP|CP|SP)\s?=?\s?\d+\b", r"\b\d+\s?x\s?(?:TP|EP|DP|PP)\d*\b",
+    r"\b\d+(?:st|nd|rd|th)\b", r"\b(?:TP|EP|DP|PP|CP|SP)\s?=?\s?\d+\b", r"\b\d+\s?x\s?(?:TP|EP|DP|PP)\d*\b",
     r"\b[pP]\d{2}(?:\.\d+)?\b", r"\bTop-?\d+\b", r"\bIL\d+\b|\bOL\d+\b", r"\b[A-Z]{1,4}\d+[A-Za-z]*\b",
     r"\b(?:NVL|NVLink|PCIe|Gen|DDR|HBM|LPDDR|CUDA|ROCm|Python|sm_?)\s?\d+(?:\.\d+)*[a-z]?\b",
 ]
-_MASK_RE = regex.compile("|".join(f"(?:{p})" for p in _PATTERNS), regex.S)
+_GLOBAL_RE = regex.compile("|".join(f"(?:{p})" for p in _GLOBAL_PATTERNS), regex.S)
+_LOCAL_RE = re.compile("|".join(f"(?:{p})" for p in _LOCAL_PATTERNS))
 
 
-def _model_regex(vocab: Vocab) -> regex.Pattern[str]:
+def _model_pattern(vocab: Vocab) -> str:
     stems = set()
     for f in vocab.model_families:
-        stems.add(regex.escape(f))
+        stems.add(re.escape(f))
         if len(f) >= 5:
-            stems.add(regex.escape(f.lower()))
-            stems.add(regex.escape(f.upper()))
+            stems.add(re.escape(f.lower()))
+            stems.add(re.escape(f.upper()))
     alt = "|".join(sorted(stems, key=len, reverse=True))
     # A name continues through version, size and variant pieces: "Llama 4 Maverick",
     # "DeepSeek-V4.1-Flash", "GPT-J 6B", "Qwen3-8B", "llama_70b", "Mixtral 8x7B".
     piece = (
-        r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d[\w.]*|[A-Z][a-zA-Z]+|\d+x\d+[bB])"
-        r"|\s(?:\d+(?:\.\d+)?[BbMK]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))|[A-Z][a-z]+\b(?<!\bOn|\bIn|\bAt|\bThe|\bAnd|\bWith|\bFor|\bTo|\bVs)|[A-Z]+\d[\w.]*|v\d[\w.]*|[A-Z]\d*\b))"
+        r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d[\w.]*|[A-Z][a-zA-Z]+|[A-Z](?![a-z])|\d+x\d+[bB])"
+        r"|\s(?:\d+(?:\.\d+)?[BbMK]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
+        r"|(?!(?:On|In|At|The|And|With|For|To|Vs|Is|On|Of|By|As)\b)[A-Z][a-z]+\b|[A-Z]+\d[\w.]*|v\d[\w.]*|[A-Z]\d*\b))"
     )
-    return regex.compile(rf"(?<![\w-])(?:Meta's\s+)?(?:{alt}){piece}*(?:-Instruct|-Chat|-Base)?", 0)
+    return rf"(?<![\w-])(?:Meta's\s+)?(?:{alt}){piece}*(?:-Instruct|-Chat|-Base)?"
+
+
+_LEAD_RE = re.compile(r"^(?:\(\?:[^()]*\)\?)?(?:\(\?i:)?(?:\(\?:)?([A-Za-z][A-Za-z0-9]*)")
+
+
+def _trigger(pattern: str) -> str | None:
+    """The literal letters a name pattern must start with ("dynamo" for 'Dynamo\\s+SGLang'),
+    lower-cased and cut before any optional character; None when there are none."""
+    m = _LEAD_RE.match(pattern)
+    if not m:
+        return None
+    lit = m.group(1)
+    nxt = pattern[m.end():m.end() + 1]
+    if nxt in ("?", "*", "{") and len(lit) > 1:
+        lit = lit[:-1]
+    if nxt == "|" or (pattern.startswith("(?:") and "|" in pattern.split(")")[0]):
+        return None
+    return lit.lower()
+
+
+def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
+    """Name patterns keyed by the first two letters of the word they start with, so a text
+    is scanned once for words and each pattern is tried only where its word begins."""
+    entries: list[tuple[str | None, str, re.Pattern[str], str]] = []
+    for pat, acc, count in vocab.systems:
+        for alt in _split_top(pat.pattern):
+            entries.append((_trigger(alt), "system", re.compile(alt, re.I), f"{acc}:{count}"))
+    model = re.compile(_model_pattern(vocab))
+    for stem in vocab.model_families + ["Meta"]:
+        entries.append((stem.lower(), "model", model, ""))
+    for kind, named in (("engine", vocab.engines), ("technique", vocab.techniques),
+                        ("dtype", vocab.dtypes), ("accelerator", vocab.accelerators)):
+        for name, pats in named.spellings.items():
+            for p in pats:
+                entries.append((_trigger(p), kind, re.compile(p, named.pattern.flags), name))
+    index: dict[str, list] = {}
+    fallback = []
+    for trig, kind, pat, name in entries:
+        if not trig:
+            fallback.append((kind, pat, name))
+            continue
+        key = trig[:2]
+        index.setdefault(key, []).append((trig, kind, pat, name))
+    for lst in index.values():
+        lst.sort(key=lambda e: -len(e[2].pattern))
+    return index, fallback
+
+
+def _split_top(pattern: str) -> list[str]:
+    """Top-level alternatives of a pattern (so each gets its own trigger)."""
+    body = pattern
+    m = re.match(r"^\(\?<!\[\\w-\]\)(.*)\(\?!\[\\w\]\)$", body)
+    if m:
+        body = m.group(1)
+    if body.startswith("(?:") and body.endswith(")"):
+        inner = body[3:-1]
+        depth, parts, cur = 0, [], ""
+        for ch in inner:
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            if ch == "|" and depth == 0:
+                parts.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        parts.append(cur)
+        if all(p for p in parts):
+            return parts
+    return [body]
 
 
 @dataclass
@@ -83,37 +162,102 @@ class Masks:
         return i >= 0 and self.ends[i] > start
 
 
-_model_cache: dict[int, regex.Pattern[str]] = {}
+_names_cache: dict[int, tuple] = {}
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
 
-def model_regex(vocab: Vocab) -> regex.Pattern[str]:
+def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None) -> list[Span]:
+    """Model, hardware, system, engine and technique names in ``text[start:end]``, in order.
+
+    Where two names start at one word, the longest wins ("Dynamo SGLang" over "Dynamo")."""
+    end = len(text) if end is None else end
     key = id(vocab)
-    if key not in _model_cache:
-        _model_cache[key] = _model_regex(vocab)
-    return _model_cache[key]
-
-
-def find_names(text: str, vocab: Vocab) -> list[Span]:
-    """Model, hardware, system, engine and technique names in the text, in order."""
+    if key not in _names_cache:
+        _names_cache[key] = _names_index(vocab)
+    index, fallback = _names_cache[key]
     out: list[Span] = []
-    for m in model_regex(vocab).finditer(text):
-        out.append(Span(m.start(), m.end(), "model", m.group(0)))
-    for pat, acc, count in vocab.systems:
-        for m in pat.finditer(text):
-            out.append(Span(m.start(), m.end(), "system", f"{acc}:{count}"))
-    for s, e, name in vocab.accelerators.finditer(text):
-        out.append(Span(s, e, "accelerator", name))
-    for s, e, name in vocab.techniques.finditer(text):
-        out.append(Span(s, e, "technique", name))
-    for s, e, name in vocab.dtypes.finditer(text):
-        out.append(Span(s, e, "dtype", name))
-    for s, e, name in vocab.engines.finditer(text):
-        out.append(Span(s, e, "engine", name))
-    out.sort(key=lambda s: (s.start, -s.end))
+    last_end = -1
+    for w in _WORD_RE.finditer(text, start, end):
+        ws = w.start()
+        if ws < last_end:
+            continue
+        if ws and (text[ws - 1].isalnum() or text[ws - 1] in "-_"):
+            continue
+        word = w.group(0).lower()
+        bucket = index.get(word[:2])
+        if not bucket:
+            continue
+        best = None
+        for trig, kind, pat, name in bucket:
+            if not word.startswith(trig) and not (len(word) < len(trig) and trig.startswith(word)):
+                continue
+            m = pat.match(text, ws, end)
+            if m is None or m.end() == ws:
+                continue
+            me = m.end()
+            if me < len(text) and (text[me].isalnum() or text[me] == "_"):
+                continue
+            if best is None or me > best[1]:
+                label = m.group(0) if kind == "model" else name
+                best = (ws, me, kind, label)
+        if best:
+            out.append(Span(*best))
+            last_end = best[1]
+    for kind, pat, name in fallback:
+        for m in pat.finditer(text, start, end):
+            out.append(Span(m.start(), m.end(), kind, name))
+    if fallback:
+        out.sort(key=lambda s: (s.start, -s.end))
     return out
 
 
-def find_masks(text: str, names: list[Span]) -> Masks:
-    spans = [(m.start(), m.end()) for m in _MASK_RE.finditer(text)]
-    spans += [(n.start, n.end) for n in names if n.kind in ("model", "system", "accelerator", "technique", "dtype")]
-    return Masks(spans)
+_NAME_KINDS_MASKED = ("model", "system", "accelerator", "technique", "dtype")
+
+
+_PREV_TOKEN_RE = re.compile(r"(\S*)\s*$")
+_NEXT_RE = re.compile(r"[-/:.'_]\d|[A-Za-z]|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b")
+_YEARISH_RE = re.compile(r"(?:199\d|20[0-3]\d)s?$")
+
+
+def _may_be_masked(text: str, start: int, end: int) -> bool:
+    """A cheap test that rules out most numbers before any pattern runs: a number that
+    follows a space and a lower-case word, and is followed by a space or punctuation, is
+    inside no name, date or version."""
+    prev = text[max(0, start - 24):start]
+    if prev[-1:] in ("-", "_", ".", "/", "#", "§", "v", "V", "=", "@", ":"):
+        return True
+    token = _PREV_TOKEN_RE.search(prev).group(1)
+    if token and (any(ch.isupper() or ch.isdigit() for ch in token) or token.lower() in ("v", "version", "release", "ver.", "sm")):
+        return True
+    if _NEXT_RE.match(text, end, end + 6):
+        return True
+    return bool(_YEARISH_RE.match(text, start, end))
+
+
+class NumberMasks:
+    """Is a number inside a name, date, version, code or link? Global regions are found
+    once; the rest is decided in a small window around each number, so the cost follows
+    the count of numbers, not the length of the text."""
+
+    def __init__(self, text: str, vocab: Vocab):
+        self.text = text
+        self.vocab = vocab
+        self.global_masks = Masks([(m.start(), m.end()) for m in _GLOBAL_RE.finditer(text)])
+
+    def covers(self, start: int, end: int) -> bool:
+        if self.global_masks.covers(start, end):
+            return True
+        text = self.text
+        if not _may_be_masked(text, start, end):
+            return False
+        lo = max(0, start - 40)
+        hi = min(len(text), end + 40)
+        for m in _LOCAL_RE.finditer(text, lo, hi):
+            if m.start() <= start < m.end():
+                return True
+            if m.start() > start:
+                break
+        for n in find_names(text, self.vocab, max(0, start - 40), min(len(text), end + 12)):
+            if n.kind in _NAME_KINDS_MASKED and n.start <= start < n.end:
+                return True
+        return False

@@ -7,6 +7,7 @@ spelled-out numbers, and ranges; everything costlier runs only around what it fi
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import regex
@@ -37,15 +38,15 @@ _DIGITS = r"(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]
 # A suffix letter is a magnitude only when no letter follows ("954K", "552B", not "80GB").
 _SUFFIX = r"(?:[kKMBT](?![A-Za-z]|/[A-Za-z]))"
 _SCALE = r"(?:[\s-]?(?:thousand|million|billion|trillion)\b|\s?(?:mn|bn)\b)"
-_SPELLED = "|".join(sorted((regex.escape(w) for w in _SMALL), key=len, reverse=True))
-_RATIO = "|".join(sorted((regex.escape(w) for w in RATIO_WORDS), key=len, reverse=True))
+_SPELLED = "|".join(sorted((re.escape(w) for w in _SMALL), key=len, reverse=True))
+_RATIO = "|".join(sorted((re.escape(w) for w in RATIO_WORDS), key=len, reverse=True))
 
 _NUM = (
     rf"(?<![\w.,/])(?:(?P<digits>{_DIGITS})(?P<scale>{_SCALE}|{_SUFFIX})?(?!\.[0-9])(?![0-9])"
     rf"|(?P<word>\b(?:{_SPELLED})\b)(?P<wscale>{_SCALE})?)"
 )
-NUMBER_RE = regex.compile(_NUM, regex.I)
-RATIO_WORD_RE = regex.compile(rf"\b(?:{_RATIO})\b", regex.I)
+NUMBER_RE = re.compile(_NUM, re.I)
+RATIO_WORD_RE = re.compile(rf"\b(?:{_RATIO})\b", re.I)
 # Between two numbers of a range: "20–22", "2.5-3.4x", "105~118%", "30 to 200".
 RANGE_SEP_RE = regex.compile(r"\s?(?:–|—|-|~|to|through)\s?(?=[\d.$])", regex.I)
 BETWEEN_RE = regex.compile(r"\b(?:between|from)\s+$", regex.I)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+import re
+
 import regex
 
 _ABBREV = {
@@ -100,7 +102,7 @@ def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
         para_out.append((ps, pe))
         start = ps
         for m in _END_RE.finditer(text, ps, pe):
-            word = regex.search(r"([\w.]+)[.!?]$", text[max(ps, m.start() - 12): m.start() + 1])
+            word = re.search(r"([\w.]+)[.!?]$", text[max(ps, m.start() - 12): m.start() + 1])
             if word and word.group(1).lower().rstrip(".") in _ABBREV:
                 continue
             # "2.5" never reaches here (no space after the point); "No. 3" is an abbreviation.

@@ -6,6 +6,8 @@ cues sit in a few words around the figure, so each reader looks only at its own 
 """
 from __future__ import annotations
 
+import re
+
 import regex
 
 _COMPARATORS = [
@@ -43,6 +45,7 @@ _REPORTER_RE = regex.compile(
     r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+)?" + _REPORT_VERBS + r"\b",
 )
 _ACCORDING_RE = regex.compile(r"\b(?:according\s+to|per|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to|from)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
+_VERB_RE = re.compile(r"\b" + _REPORT_VERBS + r"\b")
 _NOT_REPORTERS = {"we", "our", "this", "figure", "table", "fig", "chart", "graph", "results", "it", "which", "that", "i", "he", "she", "they"}
 
 
@@ -62,8 +65,8 @@ def comparator(before: str, after: str) -> str:
 
 
 def _clean_who(who: str) -> str | None:
-    who = regex.sub(r"^(?:the|a|an|its|their|his|her)\s+", "", who.strip(), flags=regex.I)
-    who = regex.sub(r"\s+", " ", who).strip(" ,.;:")
+    who = re.sub(r"^(?:the|a|an|its|their|his|her)\s+", "", who.strip(), flags=re.I)
+    who = re.sub(r"\s+", " ", who).strip(" ,.;:")
     if not who or who.split()[0].lower() in _NOT_REPORTERS:
         return None
     return who
@@ -72,7 +75,7 @@ def _clean_who(who: str) -> str | None:
 def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) -> tuple[str, str | None]:
     """(stance, asserted_by) for a figure, given its sentence split at the figure."""
     asserted_by = None
-    reporters = list(_REPORTER_RE.finditer(sentence_before))
+    reporters = list(_REPORTER_RE.finditer(sentence_before)) if _VERB_RE.search(sentence_before) else []
     if reporters:
         asserted_by = _clean_who(reporters[-1].group("who"))
     if asserted_by is None:
@@ -80,10 +83,10 @@ def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) 
         if m and (m.re is _ACCORDING_RE and ("according" in m.group(0).lower() or "credited" in m.group(0).lower() or "reported" in m.group(0).lower() or "attributed" in m.group(0).lower())):
             asserted_by = _clean_who(m.group("who"))
         else:
-            m2 = regex.match(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})", sentence_after)
+            m2 = re.match(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})", sentence_after)
             if m2:
                 asserted_by = _clean_who(m2.group("who"))
-    clause = regex.split(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b", sentence_before)[-1]
+    clause = re.split(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b", sentence_before)[-1]
     if _NEG_RE.search(clause):
         return "negated", asserted_by
     if sentence.rstrip().endswith("?") or _QUESTION_RE.search(clause):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+import re
+
 import regex
 
 _ROW_RE = regex.compile(r"(?m)^[ \t]*\|.*$")
@@ -53,7 +55,7 @@ def _cells(text: str, s: int, e: int) -> list[Cell]:
     line = text[s:e]
     cells = []
     # Split on unescaped pipes; the leading pipe opens the first cell.
-    positions = [m.start() for m in regex.finditer(r"(?<!\\)\|", line)]
+    positions = [m.start() for m in re.finditer(r"(?<!\\)\|", line)]
     if not positions:
         return cells
     if line[: positions[0]].strip():

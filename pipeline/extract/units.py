@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import regex
 
 from pipeline.vocab.loader import UnitEntry, Vocab
@@ -77,9 +79,9 @@ def per_basis(text: str, pos: int, limit: int) -> tuple[str, int] | None:
     low = basis.lower()
     if low.startswith("gpu") and ("h" in low[3:]):
         basis = "GPU-hour"
-    elif regex.match(r"(?:1\s?)?(?:m|million|1m)\b", low):
+    elif re.match(r"(?:1\s?)?(?:m|million|1m)\b", low):
         basis = "million tokens" if ("token" in low or low in ("m", "1m", "million")) else basis
-    elif regex.match(r"(?:1\s?)?(?:k|thousand|1k)\b", low):
+    elif re.match(r"(?:1\s?)?(?:k|thousand|1k)\b", low):
         basis = "thousand tokens"
     elif low in ("hr", "h"):
         basis = "hour"

@@ -9,6 +9,7 @@ cost a single time.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -58,8 +59,9 @@ class UnitEntry:
 class NamedPatterns:
     """Canonical name -> one compiled alternation; ``find`` returns (start, end, name) hits."""
 
-    pattern: regex.Pattern[str]
+    pattern: re.Pattern[str]
     names: list[str]
+    spellings: dict[str, list[str]] = field(default_factory=dict)
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None):
         for m in self.pattern.finditer(text, pos, endpos if endpos is not None else len(text)):
@@ -70,7 +72,7 @@ class NamedPatterns:
         return self.names[m.lastindex - 1] if m else None
 
 
-def _named(table: dict[str, list[str]], word: bool = True, flags: int = regex.I) -> NamedPatterns:
+def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I) -> NamedPatterns:
     names: list[str] = []
     groups: list[str] = []
     # Longest spellings first so "Dynamo SGLang" beats "SGLang".
@@ -83,7 +85,7 @@ def _named(table: dict[str, list[str]], word: bool = True, flags: int = regex.I)
     body = "|".join(groups) or "(?!)"
     if word:
         body = rf"(?<![\w-])(?:{body})(?![\w])"
-    return NamedPatterns(regex.compile(body, flags), names)
+    return NamedPatterns(re.compile(body, flags), names, {k: list(v) for k, v in table.items()})
 
 
 @dataclass
@@ -138,7 +140,7 @@ def load(extra_dir: str | None = None) -> Vocab:
     hw = raw["hardware"]
     systems = []
     for s in hw.get("system", []):
-        systems.append((regex.compile(rf"(?<![\w-]){s['pattern']}(?![\w])", regex.I), s["accelerator"], int(s["count"])))
+        systems.append((re.compile(rf"(?<![\w-]){s['pattern']}(?![\w])", re.I), s["accelerator"], int(s["count"])))
     system_pattern = regex.compile(
         "|".join(rf"(?:{s['pattern']})" for s in hw.get("system", [])) or "(?!)", regex.I
     )
@@ -159,7 +161,7 @@ def load(extra_dir: str | None = None) -> Vocab:
         units=units,
         unit_pattern=unit_pattern,
         unit_entries=entries,
-        accelerators=_named(hw.get("accelerators", {}), flags=0),
+        accelerators=_named({k: [p + "s?" for p in v] for k, v in hw.get("accelerators", {}).items()}, flags=0),
         systems=systems,
         system_pattern=system_pattern,
         model_families=list(models.get("families", [])),
