@@ -271,7 +271,10 @@ def main(argv: list[str] | None = None) -> None:
     """Console script: run the app, turning user-fixable errors into one line on stderr."""
     _State.debug = os.environ.get("CLAIMS_DEBUG", "") not in ("", "0") or "--debug" in (argv or sys.argv[1:])
     try:
-        app(args=argv, standalone_mode=False)
+        # Without standalone mode click returns a command's Exit code instead of exiting.
+        code = app(args=argv, standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except (UserError, StoreError) as exc:

@@ -203,8 +203,15 @@ class Store:
             con.commit()
         except BaseException:
             con.rollback()
+            self._forget("_claims_batch")
             raise
         return plan.action
+
+    def _forget(self, name: str) -> None:
+        try:
+            self.con.unregister(name)
+        except duckdb.Error:
+            pass
 
     def _insert_document(self, doc: Document, fingerprint: str, at: dt.datetime) -> None:
         self.con.execute(
@@ -223,10 +230,10 @@ class Store:
         batch = pa.Table.from_pylist([c.to_dict() for c in claims], schema=arrow_schema(Claim))
         cols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
         self.con.register("_claims_batch", batch)
-        try:
-            self.con.execute(f"INSERT INTO claims ({cols}) SELECT {cols} FROM _claims_batch")
-        finally:
-            self.con.unregister("_claims_batch")
+        # On failure the transaction is aborted and unregistering would mask the real
+        # error; write() drops the registration after its rollback instead.
+        self.con.execute(f"INSERT INTO claims ({cols}) SELECT {cols} FROM _claims_batch")
+        self.con.unregister("_claims_batch")
 
     def _delete(self, doc_ids: list[str]) -> None:
         """Remove documents and everything hanging off them (pages, claims, links, clusters)."""
@@ -268,6 +275,7 @@ class Store:
             self.con.commit()
         except BaseException:
             self.con.rollback()
+            self._forget("_links_batch")
             raise
 
     # --- reads -----------------------------------------------------------------------

@@ -46,14 +46,13 @@ def _classify(path: Path) -> str:
 
 
 def _walk_dir(root: Path) -> Iterator[Found]:
+    """Every non-hidden file under ``root``, sorted by relative path."""
+    paths: list[Path] = []
     for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        base = Path(folder)
-        for name in sorted(files):
-            if name.startswith("."):
-                continue
-            path = base / name
-            yield Found(path, root, path.relative_to(root).as_posix(), _classify(path))
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS]
+        paths.extend(Path(folder) / name for name in files if not name.startswith("."))
+    for path in sorted(paths, key=lambda p: p.relative_to(root).as_posix()):
+        yield Found(path, root, path.relative_to(root).as_posix(), _classify(path))
 
 
 def walk(paths: Iterable[Path]) -> Iterator[Found]:

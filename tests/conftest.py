@@ -1,0 +1,102 @@
+"""Shared fixtures: where the shared corpus and our own fixtures are, and the real CLI.
+
+Fixture files under tests/fixtures/ingest/ were written for these tests (no corpus text):
+HTML pages with navigation/cookie banner/scripts/footer, Markdown with YAML and TOML
+front matter, text in UTF-8 (with BOM), UTF-16, Latin-1, cp1252 and broken UTF-8, a
+binary file named .txt, a zero-byte file and a corrupt PDF. A valid PDF is generated at
+run time with matplotlib (``make_pdf``).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures" / "ingest"
+
+
+@pytest.fixture(scope="session")
+def SHARED() -> Path:
+    """The shared/ folder beside the repository (CI copies it there); skip if absent."""
+    shared = Path(__file__).resolve().parents[1].parent / "shared"
+    if not shared.is_dir():
+        pytest.skip("shared/ is not beside the repository")
+    return shared
+
+
+@pytest.fixture(scope="session")
+def REAL(SHARED: Path) -> Path:
+    real = SHARED / "corpus" / "real"
+    if not real.is_dir():
+        pytest.skip("shared/corpus/real is missing")
+    return real
+
+
+@pytest.fixture(scope="session")
+def fixtures() -> Path:
+    return FIXTURES
+
+
+def claims_command() -> list[str]:
+    """The installed console script next to this interpreter, else `python -m pipeline.cli`."""
+    script = Path(sys.executable).with_name("claims")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "pipeline.cli"]
+
+
+@pytest.fixture(scope="session")
+def run_cli():
+    """Run the real `claims` CLI in a subprocess; returns the CompletedProcess."""
+
+    def run(*args: str, cwd: Path, env: dict[str, str] | None = None,
+            check: bool | None = None) -> subprocess.CompletedProcess:
+        full_env = {k: v for k, v in os.environ.items() if k not in ("CLAIMS_DB", "CLAIMS_DEBUG")}
+        full_env.update(env or {})
+        proc = subprocess.run([*claims_command(), *args], cwd=cwd, env=full_env,
+                              capture_output=True, text=True, timeout=300)
+        if check is True:
+            assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+        return proc
+
+    return run
+
+
+def write_pdf(path: Path, pages: list[list[str]], title: str | None = None,
+              author: str | None = None, created: dt.datetime | None = None) -> Path:
+    """A real PDF with selectable text, one list of lines per page (matplotlib backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    matplotlib.rcParams["pdf.fonttype"] = 42  # TrueType: text stays extractable
+    meta = {k: v for k, v in {"Title": title, "Author": author, "CreationDate": created}.items() if v}
+    with PdfPages(path, metadata=meta) as pdf:
+        for lines in pages:
+            fig = plt.figure(figsize=(6, 4))
+            for i, line in enumerate(lines):
+                fig.text(0.08, 0.9 - 0.09 * i, line, fontsize=10)
+            pdf.savefig(fig)
+            plt.close(fig)
+    return path
+
+
+PDF_PAGES = [
+    ["Decode speed notes", "The baseline build ran at 410 tokens/s."],
+    ["Second page: the tuned build", "reached 1,234 tokens/s per GPU.", "| engine | tok/s |",
+     "| tuned | 1234 |"],
+    ["Third page closes with a 2.5x speedup."],
+]
+
+
+@pytest.fixture(scope="session")
+def sample_pdf(tmp_path_factory) -> Path:
+    """Three pages with known lines and full metadata."""
+    return write_pdf(tmp_path_factory.mktemp("pdf") / "notes.pdf", PDF_PAGES,
+                     title="Decode speed notes", author="Test Author",
+                     created=dt.datetime(2024, 5, 6, tzinfo=dt.timezone.utc))
