@@ -19,7 +19,7 @@ from pipeline.extract.masks import NumberMasks, Span, find_names
 from pipeline.extract.numbers import BETWEEN_RE, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, Number, find_numbers
 from pipeline.extract.sentences import Segments, segment
 from pipeline.extract.stance import comparator, stance_and_source
-from pipeline.extract.tables import Table, TableIndex, find_tables
+from pipeline.extract.tables import Table, TableIndex, clean, find_tables
 from pipeline.extract.units import UnitHit, cents_after, currency_after, currency_before, per_basis, read_unit
 from pipeline.model import Claim, Document
 from pipeline.vocab.loader import UnitEntry, Vocab, load
@@ -56,6 +56,9 @@ _RATIO_NOUNS = {
     "faster", "higher", "lower", "more", "less", "better", "speedup", "speed", "throughput",
     "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
 }
+# "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
+_NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])\s*[-+=&^*/]\s*\w")
+_CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:\(.*\))?[*†‡]*")
 _RATIO_HINT_RE = re.compile(r"(?i)twice|doubl|tripl|quadrupl|halv|fold\b")
 _MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
 _TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
@@ -168,6 +171,8 @@ class _Extractor:
                         own = read_unit(text, nxt.end, self.v, limit)
         cell = self.tables.at(n.start)
         cur = currency_before(text, n.start)
+        if cur and text[c.end:c.end + 1] == "$":  # "$24$": inline math, not money
+            return None
         if cur:
             c.start = n.start - len(text[max(0, n.start - 6):n.start]) + text[max(0, n.start - 6):n.start].rfind(cur[0] if cur[0] != "U" else "U")
             c.family, c.unit, c.unit_text = "money", "USD", cur
@@ -181,7 +186,7 @@ class _Extractor:
                 c.scope, c.explicit_scope = "per_gpu", True
             return c
         if own is not None:
-            if own.entry.family == "ratio" and self._is_count(c.end, own, n):
+            if own.entry.family == "ratio" and (self._is_count(c.end, own, n) or _NOT_RATIO_AFTER_RE.match(text, own.end)):
                 return None
             if own.entry.family == "latency" and _TIME_REF_RE.match(text, own.end, own.end + 20):
                 return None
@@ -263,6 +268,9 @@ class _Extractor:
     # ------------------------------------------------------------------ tables
     def _table_candidate(self, c: Cand, cell) -> Cand | None:
         table, row, cl = cell
+        # only a cell that is the figure itself; a number inside a label cell is not one
+        if not _CELL_NUMBER_RE.fullmatch(clean(cl.text)):
+            return None
         header = table.column_header(cl.col)
         if not header or _SKIP_HEADER_RE.search(header) and not _HEADER_FAMILY[0][0].search(header) and "throughput" not in header.lower() and "latency" not in header.lower():
             return None
@@ -454,8 +462,9 @@ class _Extractor:
                 same_sentence = o.sentence_start == c.sentence_start
                 if c.family == "tokens" and not (same_sentence and o.scope == "aggregate"):
                     continue
+                # only the nearest earlier figure of the family, and only if written alike
                 if c.family == "token_throughput" and (o.unit_text or "").lower() != (c.unit_text or "").lower():
-                    continue
+                    break
                 if o.scope not in (None, "unspecified"):
                     c.scope = o.scope
                 break

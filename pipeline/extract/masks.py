@@ -23,7 +23,8 @@ _MONTHS = (
 _GLOBAL_PATTERNS = [
     r"!\[[^\]\n]*\]\([^)\n]*\)", r"```.*?```", r"~~~.*?~~~", r"`[^`\n]{1,400}`", r"<!--.*?-->",
     r"<[a-zA-Z/][^>\n]{0,400}>", r"https?://[^\s)\]>\"']+", r"www\.[^\s)\]>\"']+", r"\]\([^)\n]*\)",
-    r"\[\^?\d+\]", r"#\d+\b",
+    r"\[\^?\d+\]", r"#\d+\b", r"\$\$.*?\$\$", r"\\\[.*?\\\]", r"\{\{[<%].*?[>%]\}\}", r"\{%.*?%\}",
+    r"\\(?:frac|boxed|mathbf|text|begin|end|left|right|cdot|times|sqrt)\b[^\n]{0,200}",
 ]
 # Patterns that only matter where a number is: tried in a small window around each one.
 _LOCAL_PATTERNS = [
@@ -33,7 +34,8 @@ _LOCAL_PATTERNS = [
     rf"\b{_MONTHS},?\s+'?\d{{2,4}}\b", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?",
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\bQ[1-4]\s?[/']?\s?\d{2,4}\b", r"\b\d{2}\.\d{4}\b",
     r"(?<![\d,.])\b(?:199\d|20[0-3]\d)s?\b(?![,.]\d)(?!\s*(?:tokens?|tok|ms|GB|MB|x\b|%|TPS|tps|requests?))", r"\b(?:FY|H[12])\s?\d{2,4}\b",
-    r"\b\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|UTC|PT|ET)?\b",
+    r"\b\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|UTC|PT|ET)?\b", r"\b\d+(?:\.\d+)?:\d+(?:\.\d+)?\b",
+    r"\b\d+[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b",
     # versions and identifiers
     r"\bv\.?\s?\d+(?:\.\d+)*\w*", r"\b\d+\.\d+\.\d+(?:\.\d+)*\b", r"\b(?:version|release|ver\.)\s+\d+(?:\.\d+)*",
     r"\b[A-Za-z]+-\d+(?:\.\d+)*[A-Za-z]*\b(?!\s*(?:x\b|%|tokens?))",
@@ -58,7 +60,7 @@ def _model_pattern(vocab: Vocab) -> str:
     # "DeepSeek-V4.1-Flash", "GPT-J 6B", "Qwen3-8B", "llama_70b", "Mixtral 8x7B".
     piece = (
         r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d[\w.]*|[A-Z][a-zA-Z]+|[A-Z](?![a-z])|\d+x\d+[bB])"
-        r"|\s(?:\d+(?:\.\d+)?[BbMK]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
+        r"|\s(?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[BbMK]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
         r"|(?!(?:On|In|At|The|And|With|For|To|Vs|Is|On|Of|By|As)\b)[A-Z][a-z]+\b|[A-Z]+\d[\w.]*|v\d[\w.]*|[A-Z]\d*\b))"
     )
     return rf"(?<![\w-])(?:Meta's\s+)?(?:{alt}){piece}*(?:-Instruct|-Chat|-Base)?"

@@ -11,7 +11,7 @@ import regex
 
 from pipeline.vocab.loader import UnitEntry, Vocab
 
-_GAP_RE = regex.compile(r"[ \u00a0]?(?:\*\*|__)?[ \u00a0]?")
+_GAP_RE = regex.compile(r"\+?[ \u00a0]?(?:\*\*|__)?[ \u00a0]?")
 _CURRENCY_BEFORE_RE = regex.compile(r"(?:US\$|USD\s?|\\?\$|€|EUR\s?)(?:\*\*)?$")
 _CURRENCY_AFTER_RE = regex.compile(r"\s?(?:USD|dollars?|US dollars)\b")
 _CENTS_RE = regex.compile(r"\s?(?:cents?|¢)")

@@ -1,0 +1,116 @@
+"""Scope, statistic, conditions, stance and carried context, on text written for these tests."""
+from __future__ import annotations
+
+from pipeline.extract import extract_claims
+from pipeline.model import Document
+
+
+def claims(text: str, title: str | None = None):
+    return extract_claims(Document(id="t", path="t.md", format="markdown", text=text, title=title))
+
+
+def by_surface(found, surface):
+    hits = [c for c in found if c.surface == surface]
+    assert hits, [(c.surface, c.family) for c in found]
+    return hits[0]
+
+
+def test_scopes_from_unit_suffix_and_clause():
+    found = claims(
+        "The rig sustains 41,000 tokens/s per GPU at a P50 of 120 tok/s/user. "
+        "For a single user it streams 610 tokens per second. "
+        "Each node delivers 320K tokens/s. "
+        "Across the whole fleet, total output was 9.1 million tokens/s. "
+        "A rumour mentions 5 million tokens per second."
+    )
+    assert by_surface(found, "41,000 tokens/s").scope == "per_gpu"
+    p50 = by_surface(found, "120 tok/s/user")
+    assert p50.scope == "per_user" and p50.statistic == "p50"
+    assert by_surface(found, "41,000 tokens/s").statistic is None
+    assert by_surface(found, "610 tokens per second").scope == "per_user"
+    assert by_surface(found, "320K tokens/s").scope == "per_node"
+    assert by_surface(found, "9.1 million tokens/s").scope == "aggregate"
+    assert by_surface(found, "5 million tokens per second").scope == "unspecified"
+
+
+def test_bare_numbers_borrow_unit_from_the_figure_they_refer_to():
+    found = claims(
+        "The tuned path hit 730 tokens/s per user at P90. The default path reaches 510, "
+        "so the tuned one is 43% faster.\n\nLater, the 730 figure was quoted again."
+    )
+    five = by_surface(found, "510")
+    assert five.implied and five.family == "token_throughput" and five.scope == "per_user"
+    again = [c for c in found if c.surface == "730" and c.implied]
+    assert again and again[0].scope == "per_user" and again[0].statistic == "p90"
+
+
+def test_list_siblings_share_a_unit():
+    found = claims("Two numbers lack a source: 420,000 tokens per second per GPU and 1.3 million.")
+    sib = by_surface(found, "1.3 million")
+    assert sib.family == "token_throughput" and sib.value == 1.3e6 and sib.scope == "per_gpu"
+
+
+def test_throughput_at_an_operating_point():
+    found = claims("The site shows 38,000 tokens/s per GPU at 90 tok/s. It also lists 35,500 at 120 tok/s.")
+    op = by_surface(found, "35,500")
+    assert op.family == "token_throughput" and op.scope == "per_gpu"
+    assert by_surface(found, "120 tok/s").scope == "per_user"
+
+
+def test_counts_are_not_promoted():
+    found = claims("The lab ran 760 tokens/s per user. It used 16 boards and 3 racks.")
+    assert [c.surface for c in found] == ["760 tokens/s"]
+
+
+def test_conditions_from_the_sentence():
+    c = claims("On four H200 GPUs, Qwen2.5-72B in FP8 with EAGLE-3 ran at 215 tokens/s per user "
+               "under vLLM at concurrency 1 with ISL/OSL=1K/1K on ShareGPT.")[0]
+    assert c.hardware == "4 x H200" and c.model.startswith("Qwen2.5-72B")
+    assert c.dtype == "FP8" and c.technique == "EAGLE-3" and c.engine == "vLLM"
+    assert c.concurrency == 1 and (c.isl, c.osl) == (1000, 1000) and c.workload == "ShareGPT"
+
+
+def test_subject_inherits_from_paragraph_and_title():
+    found = claims("Mixtral 8x22B was the target.\n\nThe decoder later reached 2,900 tokens/s.",
+                   title="Serving Mixtral 8x22B on H100")
+    c = by_surface(found, "2,900 tokens/s")
+    assert c.inherited and c.model == "Mixtral 8x22B" and c.accelerator == "H100"
+
+
+def test_stance_and_attribution():
+    found = claims(
+        "The Acme blog reports 1,900 tokens/s per user. "
+        "No benchmark shows 5,000 tokens/s per user. "
+        "If batching doubled, it would reach 3,800 tokens/s per user. "
+        "Could it hit 9,000 tokens/s per user?"
+    )
+    rep = by_surface(found, "1,900 tokens/s")
+    assert rep.stance == "reported" and rep.asserted_by == "Acme blog"
+    assert by_surface(found, "5,000 tokens/s").stance == "negated"
+    assert by_surface(found, "3,800 tokens/s").stance == "hypothetical"
+    assert by_surface(found, "9,000 tokens/s").stance == "questioned"
+
+
+def test_model_parameter_count_is_a_claim():
+    found = claims("Our new model, Falcon-Next, has 180B parameters and beats larger 400B models.")
+    sizes = sorted(c.value for c in found if c.family == "parameters")
+    assert sizes == [180e9, 400e9]
+
+
+def test_markdown_table_cells_take_header_units_and_row_subjects():
+    text = (
+        "**B200 FP8 peak throughput**\n\n"
+        "| Model | Batch | Input Length | Throughput (out tok/s/GPU) | TTFT (ms) | Speedup |\n"
+        "|---|---|---|---|---|---|\n"
+        "| **H100** |\n"
+        "| Llama 3.1 70B | 64 | 2048 | 4,120 | 85.5 | 2.1x |\n"
+    )
+    found = claims(text)
+    thr = by_surface(found, "4,120")
+    assert thr.family == "token_throughput" and thr.scope == "per_gpu" and thr.token_kind == "output"
+    assert thr.model == "Llama 3.1 70B" and thr.accelerator == "H100" and thr.batch_size == 64
+    assert thr.statistic == "peak" and thr.in_table
+    ttft = by_surface(found, "85.5")
+    assert ttft.family == "latency" and abs(ttft.value - 0.0855) < 1e-9 and ttft.phase == "ttft"
+    assert by_surface(found, "2.1x").family == "ratio"
+    assert not [c for c in found if c.surface == "64"], "batch size is a condition"

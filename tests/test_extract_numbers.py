@@ -1,0 +1,123 @@
+"""The number grammar and units, on sentences written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.extract import extract_claims
+from pipeline.model import Document
+
+
+def claims(text: str):
+    return extract_claims(Document(id="t", path="t.txt", format="text", text=text))
+
+
+def one(text: str):
+    found = claims(text)
+    assert len(found) == 1, [(c.surface, c.family) for c in found]
+    return found[0]
+
+
+@pytest.mark.parametrize("text, value, family, unit", [
+    ("The cluster served 3,450 tokens/s overall.", 3450, "token_throughput", "tokens/s"),
+    ("We saw 1.25 million tokens per second in total.", 1.25e6, "token_throughput", "tokens/s"),
+    ("Our box did 612K tok/s in aggregate.", 612e3, "token_throughput", "tokens/s"),
+    ("The gateway handled 48 requests per second.", 48, "request_throughput", "requests/s"),
+    ("First tokens arrived after 240 ms.", 0.24, "latency", "s"),
+    ("The batch job needed 2.5 hours.", 9000, "latency", "s"),
+    ("Each card carries 96 GB of memory.", 96e9, "memory", "bytes"),
+    ("Each card carries 64 GiB of memory.", 64 * 2**30, "memory", "bytes"),
+    ("The link moves 3.2 TB/s.", 3.2e12, "bandwidth", "bytes/s"),
+    ("The chip peaks at 990 TFLOPS.", 990e12, "compute", "FLOP/s"),
+    ("The rack draws 120 kW.", 120e3, "power", "W"),
+    ("The new kernel is 3.7x faster.", 3.7, "ratio", "x"),
+    ("It ran 12.5 times quicker.", 12.5, "ratio", "x"),
+    ("Throughput rose fivefold.", 5, "ratio", "x"),
+    ("Hit rates climbed to 71%.", 71, "percent", "%"),
+    ("Renting one costs $2.40 per GPU-hour.", 2.40, "money", "USD"),
+    ("The model has 405 billion parameters.", 405e9, "parameters", "count"),
+    ("A 70-billion-parameter model fits.", 70e9, "parameters", "count"),
+    ("It accepts a 256K-token window.", 256e3, "tokens", "count"),
+    ("It accepts a 2-million-token window.", 2e6, "tokens", "count"),
+])
+def test_units_and_values(text, value, family, unit):
+    c = one(text)
+    assert c.family == family and c.unit == unit
+    assert c.value == pytest.approx(value)
+    assert c.surface == text[c.start:c.end]
+
+
+@pytest.mark.parametrize("text, low, high", [
+    ("Speed stayed between 40 and 90 tokens/s per user.", 40, 90),
+    ("Gains were 15–25% on long prompts.", 15, 25),
+    ("Expect a 1.5-2.2x speedup.", 1.5, 2.2),
+])
+def test_ranges_keep_both_ends(text, low, high):
+    c = one(text)
+    assert (c.low, c.high) == (pytest.approx(low), pytest.approx(high))
+    assert c.value == pytest.approx(low)
+
+
+@pytest.mark.parametrize("text, comp", [
+    ("It delivers more than 500 tokens/s per user.", ">"),
+    ("It delivers at least 500 tokens/s per user.", ">="),
+    ("It delivers 500+ tokens/s per user.", ">="),
+    ("It delivers up to 500 tokens/s per user.", "<="),
+    ("It delivers under 500 tokens/s per user.", "<"),
+    ("It delivers roughly 500 tokens/s per user.", "~"),
+    ("It delivers 500 tokens/s per user.", "="),
+])
+def test_comparators(text, comp):
+    assert one(text).comparator == comp
+
+
+@pytest.mark.parametrize("text, precision", [
+    ("About 2.35 million tokens/s in total.", 5000),
+    ("A price of $17 per GPU-hour.", 0.5),
+    ("A price of $17.25 per GPU-hour.", 0.005),
+    ("It reached 880 tokens/s per user.", 0.5),
+])
+def test_precision_is_half_the_last_digit(text, precision):
+    assert one(text).precision == pytest.approx(precision)
+
+
+@pytest.mark.parametrize("text", [
+    "We tested Llama 3 on H200 and B300 boards with EAGLE-3 in FP8.",
+    "Mistral 7B and Qwen2.5-14B were compared on an MI300X node in 2025.",
+    "See Section 4.2, Figure 3 and version v0.7.1, released on March 3, 2025.",
+    "The GB300 NVL72 and the DGX B200 were both in the lab on 2025-06-01.",
+    "Five engineers spent three weeks on it.",
+    "Results at P99 on TP8 with 2xTP4 are in Table 2.",
+])
+def test_numbers_inside_names_dates_and_counts_are_not_claims(text):
+    assert claims(text) == []
+
+
+def test_hardware_count_is_a_condition_not_a_claim():
+    c = one("On eight H200 GPUs the server reached 9,800 tokens/s per GPU.")
+    assert c.value == 9800 and c.hardware == "8 x H200" and c.scope == "per_gpu"
+    c = one("With 8x H100 the node reached 21,000 tokens/s.")
+    assert c.value == 21000 and c.hardware == "8 x H100"
+
+
+def test_systems_expand_to_counted_accelerators():
+    c = one("A DGX H100 serves 14,200 tokens/s.")
+    assert c.hw_count == 8 and c.accelerator == "H100"
+    c = one("A GB200 NVL72 rack serves 2.1 million tokens/s.")
+    assert c.hw_count == 72 and c.accelerator == "GB200"
+
+
+def test_money_basis_and_scope():
+    c = one("The provider lists $0.90 per million tokens.")
+    assert c.family == "money" and c.per_basis == "million tokens"
+    c = one("Spot capacity went for $1.85 per GPU-hour at off-peak prices.")
+    assert c.scope == "per_gpu" and c.per_basis == "GPU-hour" and "off-peak" in (c.price_basis or "")
+
+
+def test_spelled_numbers_with_units():
+    c = one("A rewrite gave a hundred percent more speed.")
+    assert c.family == "percent" and c.value == 100
+    assert claims("Four teams joined.") == []
+
+
+def test_durations_that_date_an_event_are_not_latency():
+    assert claims("The patch landed two days earlier.") == []
