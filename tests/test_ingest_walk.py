@@ -32,6 +32,16 @@ def test_named_file_is_its_own_root_and_visited_once(tmp_path):
     assert [(f.rel, f.kind, f.root) for f in found] == [("x.log", DOCUMENT, tmp_path)]
 
 
+def test_several_folders_share_their_common_root(tmp_path):
+    for name in ("v2", "v3"):
+        (tmp_path / "src" / name).mkdir(parents=True)
+        (tmp_path / "src" / name / "README.md").write_text(f"# {name}\n")
+    (tmp_path / "src" / "x.txt").write_text("x")
+    found = list(walk([tmp_path / "src" / "v3", tmp_path / "src" / "v2", tmp_path / "src" / "x.txt"]))
+    assert [f.rel for f in found] == ["v3/README.md", "v2/README.md", "x.txt"]
+    assert {f.root for f in found} == {tmp_path / "src"}
+
+
 def test_missing_path_raises(tmp_path):
     with pytest.raises(FileNotFoundError):
         list(walk([tmp_path / "nope"]))
