@@ -290,12 +290,12 @@ def main(argv: list[str] | None = None) -> None:
         _err("interrupted")
         sys.exit(130)
     except Exception as exc:
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
+        # Usage errors from typer's (vendored) click know how to show themselves.
+        show, code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(code, int):
+            show()
+            sys.exit(code)
+        if type(exc).__name__ == "Abort":
             _err("aborted")
             sys.exit(1)
         if _State.debug:

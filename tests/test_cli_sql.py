@@ -70,3 +70,9 @@ def test_bad_query_and_missing_database(db, run_cli, tmp_path):
 def test_debug_shows_the_traceback(db, run_cli, tmp_path):
     proc = run_cli("sql", "DELETE FROM documents", "--db", str(db), "--debug", cwd=tmp_path)
     assert proc.returncode != 0 and "Traceback" in proc.stderr
+
+
+def test_usage_errors_are_short(run_cli, tmp_path):
+    proc = run_cli("export", "bogus", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "bogus" in proc.stderr and "unexpected" not in proc.stderr
