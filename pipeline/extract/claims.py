@@ -59,6 +59,15 @@ _RATIO_NOUNS = {
 # "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
 _NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])\s*[-+=&^*/]\s*\w")
 _CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:\(.*\))?[*†‡]*")
+_LIST_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+# Families a bare number may borrow by repeating a value: figures people cite back.
+_REFERABLE = ("token_throughput", "request_throughput", "latency", "money", "parameters", "tokens", "bandwidth")
+_CONDITION_BEFORE_RE = re.compile(
+    r"(?i)(?<!per\s)(?<!per-)\b(?:batch(?:\s+sizes?)?|concurrency|concurrent|length|lengths|layers?|ranks?|TP|EP|DP|PP|GPUs?|nodes?|"
+    r"steps?|epochs?|iterations?|version|users?|requests?|clients?|threads?|workers?)\b[^.;:]{0,25}$"
+)
+# "an RPS > 10", "QPS of 16": a rate acronym written before its number.
+_UNIT_BEFORE_RE = re.compile(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=|:|at|around|about|~)?\s*$")
 _RATIO_HINT_RE = re.compile(r"(?i)twice|doubl|tripl|quadrupl|halv|fold\b")
 _MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
 _TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
@@ -212,6 +221,12 @@ class _Extractor:
             return self._table_candidate(c, cell)
         if n.spelled:
             return None
+        before_unit = _UNIT_BEFORE_RE.search(text, max(s_start, n.start - 16), n.start)
+        if before_unit:
+            rate = read_unit(before_unit.group(1), 0, self.v)
+            if rate is not None:
+                c.family, c.unit, c.unit_text = rate.entry.family, rate.entry.unit, before_unit.group(1)
+                return c
         # "700B", "2.8T": a magnitude letter with no unit reads as a size when the
         # sentence speaks of models or tokens.
         if n.scale >= 1e9 or (n.scale >= 1e6 and n.has_suffix_letter):
@@ -319,11 +334,8 @@ class _Extractor:
     # ------------------------------------------------------------------ context
     def resolve_bare(self, cands: list[Cand]) -> None:
         """Give bare numbers the unit of the figure they refer to or stand beside."""
-        explicit = [c for c in cands if c.family and not c.implied and c.table is None]
-        by_value: dict[float, Cand] = {}
-        for c in explicit:
-            by_value.setdefault(round(c.value / (1 if c.unit != "count" else 1), 6), c)
         text = self.text
+        self._resolve_lists(cands)
         for _ in range(2):
             resolved = [c for c in cands if c.family]
             for c in cands:
@@ -336,8 +348,10 @@ class _Extractor:
                 s_start, s_end = self.seg.sentence(c.start)
                 ref = None
                 # 1. the same value given with a unit elsewhere in the document
+                # "batch sizes exceeding 64" repeats a setting's value, not a figure's
+                setting = bool(_CONDITION_BEFORE_RE.search(text[max(s_start, c.start - 40):c.start]))
                 for src in resolved:
-                    if src is c or src.family in ("ratio", "percent") or src.unit is None:
+                    if setting or src is c or src.family not in _REFERABLE or src.unit is None:
                         continue
                     raw = src.num.value * (1.0 if src.low is None else 1.0)
                     if abs(raw - c.num.value) <= 1e-9 * max(1.0, abs(raw)) and src.num.text.replace(",", "") == c.num.text.replace(",", "") and (c.num.value >= 10 or "." in c.num.text):
@@ -371,6 +385,30 @@ class _Extractor:
                     c.value = c.num.value * factor
                     c.precision = c.num.precision * factor
                     c.implied = True
+
+    def _resolve_lists(self, cands: list[Cand]) -> None:
+        """"a ladder of 30, 50, 75, 100, 150 and 200": a list of three or more bare numbers
+        takes the unit of a figure in its sentence whose value is one of the list's."""
+        text = self.text
+        i = 0
+        while i < len(cands):
+            run = [cands[i]]
+            j = i + 1
+            while j < len(cands) and not cands[j - 1].family and not cands[j].family and _LIST_SEP_RE.fullmatch(text, cands[j - 1].end, cands[j].start):
+                run.append(cands[j])
+                j += 1
+            if len(run) >= 3 and not run[0].family:
+                s_start, s_end = self.seg.sentence(run[0].start)
+                values = {c.num.value for c in run}
+                ref = next((o for o in cands if o.family and not o.implied and s_start <= o.start < s_end
+                            and o.num.value in values and o.family not in ("ratio", "percent")), None)
+                if ref is not None:
+                    factor = (ref.value / ref.num.value) if ref.num.value else 1.0
+                    for c in run:
+                        c.family, c.unit, c.ref, c.ref_kind, c.implied = ref.family, ref.unit, ref, "list", True
+                        c.value = c.num.value * factor
+                        c.precision = c.num.precision * factor
+            i = j
 
     def _standalone(self, c: Cand) -> bool:
         text = self.text
@@ -709,6 +747,8 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
 
     # Figures with their own unit first: a bare number copies the scope and statistic of
     # the figure it refers to, so that figure must be complete before it.
+    # a count of one or two tokens is a step of generation, not a size
+    cands = [c for c in cands if not (c.family == "tokens" and c.value < 10)]
     for c in sorted((c for c in cands if c.family), key=depth):
         try:
             claim = ex.build(c)

@@ -59,10 +59,10 @@ def _model_pattern(vocab: Vocab) -> str:
     # A name continues through version, size and variant pieces: "Llama 4 Maverick",
     # "DeepSeek-V4.1-Flash", "GPT-J 6B", "Qwen3-8B", "llama_70b", "Mixtral 8x7B".
     piece = (
-        r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d[\w.]*|[A-Z][a-zA-Z]+|[A-Z](?![a-z])|\d+x\d+[bB])"
+        r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d(?:\w|\.(?=\w))*|[A-Z][a-zA-Z]+|[A-Z](?![a-z])|\d+x\d+[bB])"
         r"|\s(?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[BbMK]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
-        r"|(?!(?:On|In|At|The|And|With|For|To|Vs|Is|On|Of|By|As)\b)[A-Z][a-z]+\b|[A-Z]+\d[\w.]*|v\d[\w.]*|[A-Z]\d*\b))"
-    )
+        r"|(?:VARIANTS)\b|[A-Z]+\d(?:\w|\.(?=\w))*|v\d(?:\w|\.(?=\w))*|[A-Z]\d*\b))"
+    ).replace("VARIANTS", "|".join(re.escape(w) for w in vocab.model_variants) or "(?!)")
     return rf"(?<![\w-])(?:Meta's\s+)?(?:{alt}){piece}*(?:-Instruct|-Chat|-Base)?"
 
 
@@ -184,8 +184,11 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None) 
         if ws < last_end:
             continue
         if ws and (text[ws - 1].isalnum() or text[ws - 1] in "-_"):
-            continue
-        word = w.group(0).lower()
+            # "4xH100", "8xMI300X": a count glued to a name with an x
+            if not (w.group(0)[:1] in "xX" and text[ws - 1].isdigit() and len(w.group(0)) > 2):
+                continue
+            ws += 1
+        word = text[ws:w.end()].lower()
         bucket = index.get(word[:2])
         if not bucket:
             continue

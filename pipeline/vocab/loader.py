@@ -97,6 +97,7 @@ class Vocab:
     systems: list[tuple[regex.Pattern[str], str, int]]
     system_pattern: regex.Pattern[str]
     model_families: list[str]
+    model_variants: list[str]
     model_aliases: dict[str, str]           # lower-case spelling -> canonical
     model_params: dict[str, float]
     engines: NamedPatterns
@@ -165,6 +166,7 @@ def load(extra_dir: str | None = None) -> Vocab:
         systems=systems,
         system_pattern=system_pattern,
         model_families=list(models.get("families", [])),
+        model_variants=list(models.get("variant_words", [])),
         model_aliases=aliases,
         model_params={k: float(v) for k, v in models.get("params", {}).items()},
         engines=_named(raw["engines"].get("engines", {})),
