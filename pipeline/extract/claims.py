@@ -68,6 +68,10 @@ _CONDITION_BEFORE_RE = re.compile(
 )
 # "an RPS > 10", "QPS of 16": a rate acronym written before its number.
 _UNIT_BEFORE_RE = re.compile(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=|:|at|around|about|~)?\s*$")
+# A CamelCase or mixed-case product or company name ("InferenceX", "SambaNova", "vLLM").
+_CAMEL_RE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z]{2,}[A-Za-z]*)\b")
+_AT_POINT_RE = re.compile(r"\s+at\s+(?:an?\s+)?(?:P\d+\s+of\s+|interactivity\s+of\s+)?", re.I)
+_BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|versus|relative\s+to|against|baseline)\s+(?:the\s+|an?\s+|its\s+)?(?:\w+\s+){0,1}$")
 _RATIO_HINT_RE = re.compile(r"(?i)twice|doubl|tripl|quadrupl|halv|fold\b")
 _MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
 _TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
@@ -153,6 +157,11 @@ class _Extractor:
             c.index = i
         for a, b in zip(out, out[1:]):
             b.prev_end, a.next_start = a.after_unit, b.start
+        # "471,578 at 200 tok/s for Dynamo vLLM": an operating point belongs to the figure
+        # before it, so that figure's own words run on past it
+        for a, b, c in zip(out, out[1:], out[2:]):
+            if _AT_POINT_RE.fullmatch(self.text, a.after_unit, b.start):
+                a.next_start = c.start
         return out
 
     def _candidate(self, n: Number, nxt: Number | None) -> Cand | None:
@@ -529,15 +538,34 @@ class _Extractor:
     def _names_in(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
         return [(n.start, n.end, n.name) for n in self.names_near(start) if n.kind == kind and start <= n.start and n.end <= end]
 
-    def _model_in(self, start: int, end: int, pos: int, fig_end: int) -> str | None:
-        hits = self._names_in("model", start, end)
-        hit = cond.nearest(hits, pos, fig_end)
+    def _own(self, c: "Cand | None", s_start: int) -> tuple[int, int] | None:
+        """The figure's own stretch when another figure precedes it in its sentence."""
+        if c is None or c.prev_end <= s_start:
+            return None
+        return c.prev_end, c.next_start
+
+    def _names_other_subject(self, s_start: int, s_end: int) -> bool:
+        if self._names_in("engine", s_start, s_end):
+            return True
+        return bool(_CAMEL_RE.search(self.text, s_start, s_end))
+
+    def _not_baseline(self, hits: list, c: "Cand | None") -> list:
+        """For a ratio or percent, what follows "than", "over", "vs" is the baseline it is
+        measured against, not its subject ("H200 is 1.9x faster than H100")."""
+        if c is None or c.family not in ("ratio", "percent"):
+            return hits
+        keep = [h for h in hits if not _BASELINE_RE.search(self.text, max(0, h[0] - 24), h[0])]
+        return keep
+
+    def _model_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> str | None:
+        hits = self._not_baseline(self._names_in("model", start, end), c)
+        hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
         return self.v.canonical_model(hit[2]) if hit else None
 
-    def _hardware_in(self, start: int, end: int, pos: int, fig_end: int) -> cond.Hardware | None:
+    def _hardware_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> cond.Hardware | None:
         hws = cond.hardware_mentions(self.text, self.names_near(start), start, end)
         # counts of hardware before the figure in its own clause win; then the nearest
-        hit = cond.nearest([(h.start, h.end, h) for h in hws], pos, fig_end)
+        hit = cond.nearest(self._not_baseline([(h.start, h.end, h) for h in hws], c), pos, fig_end, self._own(c, start))
         return hit[2] if hit else None
 
     # ------------------------------------------------------------------ build
@@ -596,16 +624,21 @@ class _Extractor:
             if scope is not None and (claim.family != "tokens" or scope == "aggregate"):
                 claim.scope = scope
         claim.statistic = claim.statistic or self._statistic(c, s_start, s_end)
-        model = self._model_in(s_start, s_end, c.start, c.end)
+        model = self._model_in(s_start, s_end, c.start, c.after_unit, c)
         if model is None:
-            model = self._model_in(p_start, s_start, s_start, s_start)
+            # the paragraph's subject carries only into a sentence that names no other
+            # system, source or product ("The vLLM post shows ..." is about the post)
+            if not self._names_other_subject(s_start, s_end):
+                model = self._model_in(p_start, s_start, s_start, s_start)
             if model is None and self.title_subject["model"]:
                 model = self.title_subject["model"]
             claim.inherited = model is not None
         claim.model = model
-        hw = self._hardware_in(s_start, s_end, c.start, c.end)
+        hw = self._hardware_in(s_start, s_end, c.start, c.after_unit, c)
         if hw is None:
-            hw = self._hardware_in(p_start, s_start, s_start, s_start) or self.title_subject["hardware"]
+            if not self._names_other_subject(s_start, s_end):
+                hw = self._hardware_in(p_start, s_start, s_start, s_start)
+            hw = hw or self.title_subject["hardware"]
             if hw is not None:
                 claim.inherited = True
         if hw is not None:
@@ -628,7 +661,7 @@ class _Extractor:
 
     def _named(self, pat, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
         hits = self._names_in(kind, s_start, s_end)
-        hit = cond.nearest(hits, c.start, c.end)
+        hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None
 
     def _prev_end(self, c: Cand, floor: int) -> int:
@@ -730,6 +763,49 @@ class _Extractor:
                 claim.osl = num
 
 
+_SHARED_FIELDS = (("statistic",), ("hardware", "accelerator", "hw_count"), ("model", "model_params"),
+                  ("concurrency",), ("workload",))
+_SIG_RE = re.compile(r"[1-9](?:[0-9,]*[1-9])?")
+
+
+def _distinctive(value_text: str) -> bool:
+    """A value written with three significant digits or a decimal ("826", "62.7", "954K")
+    names one figure; "1,000" or "200" may be many different figures."""
+    digits = value_text.replace(",", "")
+    if "." in digits.split()[0] if digits.split() else False:
+        return True
+    m = _SIG_RE.search(digits.replace(",", ""))
+    return bool(m) and len(m.group(0).replace(",", "")) >= 3
+
+
+def share_conditions(claims: list[Claim]) -> None:
+    """Mentions of one distinctive figure in a document are one figure: conditions stated at
+    one mention (hardware, statistic, model) hold at the others, unless mentions disagree."""
+    groups: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.family in ("ratio", "percent") or c.low is not None or c.in_table:
+            continue
+        key = (c.family, c.value_text.replace(",", "").split()[0] if c.value_text.split() else "")
+        if key[1] and _distinctive(c.value_text):
+            groups.setdefault(key, []).append(c)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        for fields in _SHARED_FIELDS:
+            head = fields[0]
+            stated = {getattr(c, head) for c in members if getattr(c, head) is not None and not (head == "model" and c.inherited)}
+            stated.discard("peak")
+            if len(stated) != 1:
+                continue
+            source = next(c for c in members if getattr(c, head) in stated and not (head == "model" and c.inherited))
+            for c in members:
+                if getattr(c, head) is None or (head == "model" and c.inherited):
+                    for f in fields:
+                        setattr(c, f, getattr(source, f))
+                    if head == "model":
+                        c.inherited = False
+
+
 def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
     """Every numeric performance claim in ``doc``, in text order."""
     if not doc.text:
@@ -766,6 +842,7 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
         built[id(c)] = claim
     claims = sorted(built.values(), key=lambda c: (c.start, c.end))
     ex.carry_scope(claims)
+    share_conditions(claims)
     out, seen = [], set()
     for c in claims:
         if (c.start, c.end) not in seen:

@@ -101,8 +101,16 @@ def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> lis
     return out
 
 
-def nearest(items: list, pos: int, end: int):
-    """The item closest to the figure [pos, end); on a tie, the one before it."""
+def nearest(items: list, pos: int, end: int, own: tuple[int, int] | None = None):
+    """The item closest to the figure [pos, end); on a tie, the one before it.
+
+    ``own`` is the stretch between the previous figure and the next one in the sentence,
+    when there is a previous one: in "499,715 for A and 471,578 for B" what follows a
+    figure, before the next, is its own, and what precedes it belongs to the one before."""
+    if own is not None:
+        after = [it for it in items if it[0] >= end and it[1] <= own[1]]
+        if after:
+            return min(after, key=lambda it: it[0])
     best = None
     best_d = None
     for it in items:
