@@ -134,6 +134,8 @@ class _Extractor:
         self.masks = NumberMasks(self.text, vocab)
         self.seg: Segments = segment(self.text, [p.start for p in doc.pages])
         self._para_names: dict[int, list[Span]] = {}
+        self._row_cache: dict[tuple, tuple] = {}
+        self._sent_cache: dict[int, tuple] = {}
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
 
@@ -646,12 +648,15 @@ class _Extractor:
         claim.engine = self._named(v.engines, "engine", s_start, s_end, c)
         claim.dtype = self._named(v.dtypes, "dtype", s_start, s_end, c)
         claim.technique = self._named(v.techniques, "technique", s_start, s_end, c)
-        claim.parallelism = cond.parallelism(text, s_start, s_end)
-        claim.concurrency, claim.batch_size = cond.concurrency(text, s_start, s_end)
+        setting = self._sent_cache.get(s_start)
+        if setting is None:
+            setting = self._sent_cache[s_start] = (
+                cond.parallelism(text, s_start, s_end), cond.concurrency(text, s_start, s_end),
+                cond.isl_osl(text, s_start, s_end), v.workloads.first(text[s_start:s_end]),
+            )
+        claim.parallelism, (claim.concurrency, claim.batch_size), (claim.isl, claim.osl), claim.workload = setting
         if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
             claim.scope = "per_user"
-        claim.isl, claim.osl = cond.isl_osl(text, s_start, s_end)
-        claim.workload = v.workloads.first(text[s_start:s_end])
         if claim.family == "money":
             claim.price_basis = cond.price_basis(v, text, c.end, s_end)
         if not claim.phase:
@@ -712,15 +717,19 @@ class _Extractor:
             return "total"
         return None
 
-    def _table_conditions(self, claim: Claim, c: Cand) -> None:
-        table, row, cl = c.table
-        header = table.column_header(cl.col)
+    def _row_subject(self, table: Table, row, header: str):
+        """Model, hardware, engine and dtype for a row (with its section, the table's caption
+        and the cell's column header), worked out once per row and column."""
+        key = (id(row), header)
+        hit = self._row_cache.get(key)
+        if hit is not None:
+            return hit
         v = self.v
         row_text = " | ".join(x.text for x in row.cells)
         probe = " ".join(filter(None, [table.caption, row.section or "", row_text, header]))
         names = find_names(probe, v)
         model = next((n.name for n in names if n.kind == "model"), None)
-        claim.model = v.canonical_model(model) if model else self.title_subject["model"]
+        model = v.canonical_model(model) if model else self.title_subject["model"]
         hws = cond.hardware_mentions(probe, names, 0, len(probe))
         if row.section:
             sec_names = find_names(row.section, v)
@@ -728,10 +737,20 @@ class _Extractor:
             if sec_hw:
                 hws = sec_hw
         hw = hws[0] if hws else self.title_subject["hardware"]
+        engine = next((n.name for n in names if n.kind == "engine"), None)
+        dtype = next((n.name for n in names if n.kind == "dtype"), None)
+        hit = self._row_cache[key] = (model, hw, engine, dtype)
+        return hit
+
+    def _table_conditions(self, claim: Claim, c: Cand) -> None:
+        table, row, cl = c.table
+        header = table.column_header(cl.col)
+        v = self.v
+        model, hw, engine, dtype = self._row_subject(table, row, header)
+        claim.model = model
         if hw is not None:
             claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
-        claim.engine = next((n.name for n in names if n.kind == "engine"), None)
-        claim.dtype = next((n.name for n in names if n.kind == "dtype"), None)
+        claim.engine, claim.dtype = engine, dtype
         stat = v.statistics.first(header)
         if stat is None:
             for word, name in _STAT_CAPTION.items():
@@ -750,7 +769,10 @@ class _Extractor:
             val = other.text.strip().strip("*")
             if not re.fullmatch(r"[\d,.]+[kK]?", val):
                 continue
-            num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
+            try:
+                num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
+            except ValueError:  # "4816...128" and other shapes that are not one number
+                continue
             if "batch" in h and claim.batch_size is None:
                 claim.batch_size = num
             elif "concurren" in h and claim.concurrency is None:

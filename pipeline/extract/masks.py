@@ -220,7 +220,10 @@ _NAME_KINDS_MASKED = ("model", "system", "accelerator", "technique", "dtype")
 
 
 _PREV_TOKEN_RE = re.compile(r"(\S*)\s*$")
-_NEXT_RE = re.compile(r"[-/:.'_]\d|[A-Za-z]|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b")
+_NEXT_RE = re.compile(
+    r"[-/:.'_]\d|(?:st|nd|rd|th|s)\b|[xX]\s?(?:TP|EP|DP|PP)|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b|[a-z]+\d"
+    r"|[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b"
+)
 _YEARISH_RE = re.compile(r"(?:199\d|20[0-3]\d)s?$")
 
 

@@ -72,7 +72,7 @@ def _precision(digits: str) -> float:
     return 0.5
 
 
-def parse_match(m: regex.Match[str]) -> Number | None:
+def parse_match(m) -> Number | None:
     if m.group("digits"):
         digits = m.group("digits")
         try:
@@ -89,7 +89,7 @@ def parse_match(m: regex.Match[str]) -> Number | None:
             precision=_precision(digits) * scale, scale=scale, scale_text=scale_text,
             has_suffix_letter=len(scale_text) == 1,
         )
-    word = m.group("word").lower()
+    word = m.group("word").lower()  # only NUMBER_RE has this group
     base = _SMALL.get(word)
     if base is None:
         return None
@@ -101,11 +101,32 @@ def parse_match(m: regex.Match[str]) -> Number | None:
     )
 
 
+# The same grammar split in two so that neither scan pays for the other: digits (one
+# compiled scan), and spelled numbers looked up word by word in a dictionary.
+_DIGIT_NUM_RE = re.compile(rf"(?<![\w.,/])(?P<digits>{_DIGITS})(?P<scale>{_SCALE}|{_SUFFIX})?(?!\.[0-9])(?![0-9])", re.I)
+_WORD_RE = re.compile(r"[A-Za-z]+")
+_SPELLED_FIRST = {w.split()[0] for w in _SMALL}
+
+
 def find_numbers(text: str, start: int = 0, end: int | None = None) -> list[Number]:
     """Every number in ``text[start:end]``, in order."""
+    end = len(text) if end is None else end
     out = []
-    for m in NUMBER_RE.finditer(text, start, end if end is not None else len(text)):
+    for m in _DIGIT_NUM_RE.finditer(text, start, end):
         n = parse_match(m)
         if n is not None:
             out.append(n)
+    spelled = False
+    last = -1
+    for w in _WORD_RE.finditer(text, start, end):
+        if w.start() >= last and w.group(0).lower() in _SPELLED_FIRST:
+            m = NUMBER_RE.match(text, w.start(), end)
+            if m and m.group("word"):
+                n = parse_match(m)
+                if n is not None:
+                    out.append(n)
+                    spelled = True
+                    last = m.end()
+    if spelled:
+        out.sort(key=lambda n: n.start)
     return out
