@@ -134,6 +134,7 @@ class _Extractor:
         self.masks = NumberMasks(self.text, vocab)
         self.seg: Segments = segment(self.text, [p.start for p in doc.pages])
         self._para_names: dict[int, list[Span]] = {}
+        self.masks.names_at = self.names_near
         self._row_cache: dict[tuple, tuple] = {}
         self._sent_cache: dict[int, tuple] = {}
         self.tables = TableIndex(find_tables(self.text))
@@ -348,7 +349,10 @@ class _Extractor:
         text = self.text
         self._resolve_lists(cands)
         for _ in range(2):
-            resolved = [c for c in cands if c.family]
+            by_text: dict[str, Cand] = {}
+            for src in cands:
+                if src.family in _REFERABLE and src.unit is not None:
+                    by_text.setdefault(src.num.text.replace(",", ""), src)
             for c in cands:
                 if c.family or c.num.spelled:
                     continue
@@ -361,13 +365,9 @@ class _Extractor:
                 # 1. the same value given with a unit elsewhere in the document
                 # "batch sizes exceeding 64" repeats a setting's value, not a figure's
                 setting = bool(_CONDITION_BEFORE_RE.search(text[max(s_start, c.start - 40):c.start]))
-                for src in resolved:
-                    if setting or src is c or src.family not in _REFERABLE or src.unit is None:
-                        continue
-                    raw = src.num.value * (1.0 if src.low is None else 1.0)
-                    if abs(raw - c.num.value) <= 1e-9 * max(1.0, abs(raw)) and src.num.text.replace(",", "") == c.num.text.replace(",", "") and (c.num.value >= 10 or "." in c.num.text):
-                        ref, c.ref_kind = src, "value"
-                        break
+                src = None if setting else by_text.get(c.num.text.replace(",", ""))
+                if src is not None and src is not c and (c.num.value >= 10 or "." in c.num.text):
+                    ref, c.ref_kind = src, "value"
                 # 2. "499,715 at 150 tok/s": a throughput stated at an operating point
                 if ref is None:
                     nxt = self._next_cand(cands, c)

@@ -216,6 +216,7 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None) 
     return out
 
 
+_TOKEN_START_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9§#]")
 _NAME_KINDS_MASKED = ("model", "system", "accelerator", "technique", "dtype")
 
 
@@ -251,6 +252,8 @@ class NumberMasks:
         self.text = text
         self.vocab = vocab
         self.global_masks = Masks([(m.start(), m.end()) for m in _GLOBAL_RE.finditer(text)])
+        # the names of the paragraph around a position, when the caller keeps them
+        self.names_at = None
 
     def covers(self, start: int, end: int) -> bool:
         if self.global_masks.covers(start, end):
@@ -260,12 +263,13 @@ class NumberMasks:
             return False
         lo = max(0, start - 40)
         hi = min(len(text), end + 40)
-        for m in _LOCAL_RE.finditer(text, lo, hi):
-            if m.start() <= start < m.end():
+        # a region covering the number starts where a token starts: try only those places
+        for t in _TOKEN_START_RE.finditer(text, lo, start + 1):
+            m = _LOCAL_RE.match(text, t.start(), hi)
+            if m and m.end() > start:
                 return True
-            if m.start() > start:
-                break
-        for n in find_names(text, self.vocab, max(0, start - 40), min(len(text), end + 12)):
+        names = self.names_at(start) if self.names_at else find_names(text, self.vocab, max(0, start - 40), min(len(text), end + 12))
+        for n in names:
             if n.kind in _NAME_KINDS_MASKED and n.start <= start < n.end:
                 return True
         return False

@@ -108,6 +108,28 @@ _WORD_RE = re.compile(r"[A-Za-z]+")
 _SPELLED_FIRST = {w.split()[0] for w in _SMALL}
 
 
+def word_starts(text: str, words, start: int, end: int, lower: str | None = None) -> list[int]:
+    """Where any of ``words`` stands as a whole word in ``text[start:end]``, found with
+    str.find on a lower-cased copy: far cheaper than a regex alternation of words."""
+    low = lower if lower is not None else text[start:end].lower()
+    base = 0 if lower is not None else start
+    out = []
+    for w in words:
+        i = low.find(w, start - base if lower is not None else 0)
+        stop = (end - base) if lower is not None else len(low)
+        while 0 <= i < stop:
+            j = i + len(w)
+            if (i == 0 or not low[i - 1].isalnum()) and (j >= len(low) or not low[j].isalnum()):
+                out.append(base + i)
+            i = low.find(w, i + 1)
+    out.sort()
+    return out
+
+
+def _spelled_starts(text: str, start: int, end: int) -> list[int]:
+    return word_starts(text, _SPELLED_FIRST, start, end)
+
+
 def find_numbers(text: str, start: int = 0, end: int | None = None) -> list[Number]:
     """Every number in ``text[start:end]``, in order."""
     end = len(text) if end is None else end
@@ -118,9 +140,9 @@ def find_numbers(text: str, start: int = 0, end: int | None = None) -> list[Numb
             out.append(n)
     spelled = False
     last = -1
-    for w in _WORD_RE.finditer(text, start, end):
-        if w.start() >= last and w.group(0).lower() in _SPELLED_FIRST:
-            m = NUMBER_RE.match(text, w.start(), end)
+    for ws in _spelled_starts(text, start, end):
+        if ws >= last:
+            m = NUMBER_RE.match(text, ws, end)
             if m and m.group("word"):
                 n = parse_match(m)
                 if n is not None:
