@@ -16,7 +16,7 @@ import regex
 
 from pipeline.extract import conditions as cond
 from pipeline.extract.masks import NumberMasks, Span, find_names
-from pipeline.extract.numbers import BETWEEN_RE, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, Number, find_numbers
+from pipeline.extract.numbers import BETWEEN_RE, ascii_lower, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, Number, find_numbers
 from pipeline.extract.sentences import Segments, segment
 from pipeline.extract.stance import comparator, stance_and_source
 from pipeline.extract.tables import Table, TableIndex, clean, find_tables
@@ -72,7 +72,7 @@ _UNIT_BEFORE_RE = re.compile(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=
 _CAMEL_RE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z]{2,}[A-Za-z]*)\b")
 _AT_POINT_RE = re.compile(r"\s+at\s+(?:an?\s+)?(?:P\d+\s+of\s+|interactivity\s+of\s+)?", re.I)
 _BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|versus|relative\s+to|against|baseline)\s+(?:the\s+|an?\s+|its\s+)?(?:\w+\s+){0,1}$")
-_RATIO_HINT_RE = re.compile(r"(?i)twice|doubl|tripl|quadrupl|halv|fold\b")
+_RATIO_HINT_RE = re.compile(r"twice|doubl|tripl|quadrupl|halv|fold\b")
 _MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
 _TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
 _NUMBER_WORD_RE = regex.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
@@ -131,6 +131,7 @@ class _Extractor:
         self.doc = doc
         self.text = doc.text
         self.v = vocab
+        self.lower = ascii_lower(self.text)  # one copy for the case-blind literal scans
         self.masks = NumberMasks(self.text, vocab)
         self.seg: Segments = segment(self.text, [p.start for p in doc.pages])
         self._para_names: dict[int, list[Span]] = {}
@@ -143,7 +144,7 @@ class _Extractor:
     # ------------------------------------------------------------------ candidates
     def candidates(self) -> list[Cand]:
         text = self.text
-        nums = [n for n in find_numbers(text) if not self.masks.covers(n.start, n.end)]
+        nums = [n for n in find_numbers(text, lower=self.lower) if not self.masks.covers(n.start, n.end)]
         out: list[Cand] = []
         i = 0
         while i < len(nums):
@@ -258,7 +259,7 @@ class _Extractor:
 
     def _ratio_words(self) -> list[Cand]:
         out = []
-        for m in _RATIO_HINT_RE.finditer(self.text):
+        for m in _RATIO_HINT_RE.finditer(self.lower):
             # cheap literal scan first; the word itself is read and checked only on a hit
             ws = m.start()
             while ws > 0 and self.text[ws - 1].isalpha() or (ws > 0 and self.text[ws - 1] == "-" and ws > 1 and self.text[ws - 2].isalpha()):
