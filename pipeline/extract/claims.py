@@ -72,6 +72,7 @@ _UNIT_BEFORE_RE = re.compile(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=
 _CAMEL_RE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z]{2,}[A-Za-z]*)\b")
 _AT_POINT_RE = re.compile(r"\s+at\s+(?:an?\s+)?(?:P\d+\s+of\s+|interactivity\s+of\s+)?", re.I)
 _BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|versus|relative\s+to|against|baseline)\s+(?:the\s+|an?\s+|its\s+)?(?:\w+\s+){0,1}$")
+_NEXT_WORD_RE = re.compile(r"[ \t*_\"'”’]*([A-Za-z]+)")
 _RATIO_HINT_RE = re.compile(r"twice|doubl|tripl|quadrupl|halv|fold\b")
 _MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
 _TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
@@ -144,17 +145,25 @@ class _Extractor:
     # ------------------------------------------------------------------ candidates
     def candidates(self) -> list[Cand]:
         text = self.text
-        nums = [n for n in find_numbers(text, lower=self.lower) if not self.masks.covers(n.start, n.end)]
+        glob = self.masks.global_masks
+        nums = [n for n in find_numbers(text, lower=self.lower) if not glob.covers(n.start, n.end)]
         out: list[Cand] = []
         i = 0
         while i < len(nums):
             n = nums[i]
             c = self._candidate(n, nums[i + 1] if i + 1 < len(nums) else None)
-            if c is not None:
-                out.append(c)
-                if c.high is not None and i + 1 < len(nums) and nums[i + 1].start < c.end:
-                    i += 1
             i += 1
+            if c is None:
+                continue
+            if c.high is not None and i < len(nums) and nums[i].start < c.end:
+                i += 1
+            # The costlier name/date/version test runs only for numbers that can still
+            # become claims: those with a unit, and bare ones a context rule could promote.
+            if c.family is None and not self._standalone(c):
+                continue
+            if self.masks.covers(n.start, n.end):
+                continue
+            out.append(c)
         out.extend(self._ratio_words())
         out.sort(key=lambda c: c.start)
         for i, c in enumerate(out):
@@ -181,7 +190,8 @@ class _Extractor:
             between = BETWEEN_RE.search(text[max(0, n.start - 9):n.start])
             if sep is None and between and re.match(r"\s+(?:and|to)\s+$", text[n.end:nxt.start]):
                 sep = True
-            if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5:
+            if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5 \
+                    and not self.masks.covers(nxt.start, nxt.end):
                 word = sep is True or sep.group(0).strip().lower()
                 if word in (True, "–", "—", "-", "~") or between or own is None:
                     lo, hi = n.value * (nxt.scale if n.scale == 1 and nxt.scale != 1 else 1), nxt.value
@@ -423,21 +433,16 @@ class _Extractor:
             i = j
 
     def _standalone(self, c: Cand) -> bool:
+        """Could this bare number be a figure? Not when a word follows that makes it a count
+        ("16 boards"), nor a tiny integer, nor a reference marker."""
+        num = c.num
+        if "." not in num.text and num.value < 10 and float(num.value).is_integer():
+            return False
         text = self.text
-        _, s_end = self.seg.sentence(c.start)
-        rest = text[c.end:min(s_end, c.end + 40)]
-        m = re.match(r"[\s*_\"'”’]*([A-Za-z]+)", rest)
-        if m and not re.match(r"[\s*_\"'”’]*[,;:.)(]", rest):
-            word = m.group(1).lower()
-            if word not in _FOLLOWING_OK:
-                return False
-        # a year-like or tiny integer with no reference is never promoted
-        if c.num.value.is_integer() and c.num.value < 10 and "." not in c.num.text:
+        if c.start and text[c.start - 1] in "#[":
             return False
-        before = text[max(0, c.start - 2):c.start]
-        if before.endswith("#") or before.endswith("["):
-            return False
-        return True
+        m = _NEXT_WORD_RE.match(text, c.end, c.end + 40)
+        return not m or m.group(1).lower() in _FOLLOWING_OK
 
     def _next_cand(self, cands: list[Cand], c: Cand) -> Cand | None:
         i = c.index
