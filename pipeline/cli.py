@@ -265,6 +265,33 @@ def _write_csv(fh, columns: list[str], rows: Iterable[tuple]) -> None:
                          for v in row])
 
 
+# --- report, trace, check -----------------------------------------------------------------
+
+class OutFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command("check")
+def check_cmd(
+    text: str = typer.Argument(..., help='A claim in plain words, e.g. "X topped 1,000 tokens/s per user".'),
+    db: Optional[str] = DbOption,
+    fmt: OutFormat = typer.Option(OutFormat.text, "--format", "-f", help="text or json."),
+    debug: bool = DebugOption,
+) -> None:
+    """Check a claim against the record: supported, contradicted, unproven or ambiguous."""
+    from pipeline.check import check, format_verdict
+
+    _State.debug = _State.debug or debug
+    verdict = check(text, db)
+    if fmt is OutFormat.json:
+        json.dump(verdict.to_dict(), sys.stdout, default=_json_default, ensure_ascii=False,
+                  indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(format_verdict(verdict))
+
+
 # --- entry point --------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,703 @@
+"""A claim in plain words -> a verdict with evidence (CLAIMS.md §4).
+
+The sentence is read by the same extractor that reads documents, so "topped 1,000 tokens a
+second per user" becomes a figure with comparator, unit, family, scope and whatever
+subject and conditions the words name. A parameter-size figure beside it ("on models above
+700B parameters") becomes a condition on the model's size, met by a primary claim's
+``model_params`` or by a parameters claim on the same model.
+
+Each primary figure of the same family is then compared with the claim, condition by
+condition (model, hardware, engine, concurrency, statistic, model size, money label) and
+by value, with the link stage's rounding- and comparator-aware consistency:
+
+* ``supported``: a primary figure states every condition the claim states and its value
+  meets the claim. A claim with no subject is met by any such figure.
+* ``contradicted``: primary figures on exactly that quantity rule the claim out: a lower
+  figure refutes "up to"/"at most" claims only if it is itself a bound ("up to 376" against
+  "tops 500"); a higher one refutes an upper bound; a point claim is contradicted when the
+  matching figures agree among themselves and not with it. A single operating point below
+  a "more than" claim is context, not refutation.
+* ``unproven``: nothing meets it. The answer names the best figure the record has, and the
+  best one under the claim's conditions.
+* ``ambiguous``: the claim states no denominator. When a primary figure on the same subject
+  has the same value, it settles the denominator and the verdict follows that figure.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+
+from pipeline.link.consistency import Figure, consistent
+from pipeline.link.keys import basis_key, engine_key, model_key, norm, scope_key
+from pipeline.model import Claim, Document
+from pipeline.report.record import Record
+from pipeline.report.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, conditions, describe,
+                                   figure_text, fmt_number, fmt_value, money_label,
+                                   value_words, hw_key,
+                                   params_text, price_basis, scope_words)
+
+VERDICTS = ("supported", "contradicted", "unproven", "ambiguous")
+SCOPED_FAMILIES = frozenset({"token_throughput", "request_throughput"})
+COUNT_FAMILIES = frozenset({"token_throughput", "request_throughput", "tokens", "parameters"})
+UPPER = frozenset({"<", "<="})
+LOWER = frozenset({">", ">="})
+PEAK_STATS = frozenset({"peak", "max", "maximum"})
+MISMATCH_MIN_VALUE = 10.0
+MAX_EVIDENCE = 10
+RELATION_ORDER = ("supports", "contradicts", "partial", "label_mismatch", "mismatch", "context")
+
+_SIZE_AFTER = re.compile(r"^\s*\+?\s*(?:-?\s*param(?:eter)?s?\b|(?:[\w-]+\s+)?(?:models?|LLMs?)\b)",
+                         re.I)
+_SIZE_CMP = (
+    (">", re.compile(r"\b(?:above|over|more\s+than|larger\s+than|bigger\s+than|greater\s+than|"
+                     r"exceeding|beyond|upwards\s+of|north\s+of)\s*$", re.I)),
+    (">=", re.compile(r"\b(?:at\s+least|no\s+(?:less|fewer|smaller)\s+than|minimum\s+of)\s*$", re.I)),
+    ("<", re.compile(r"\b(?:below|under|less\s+than|fewer\s+than|smaller\s+than)\s*$", re.I)),
+    ("<=", re.compile(r"\b(?:at\s+most|up\s+to|no\s+more\s+than|no\s+larger\s+than)\s*$", re.I)),
+)
+
+
+# --- results ------------------------------------------------------------------------------
+
+@dataclass
+class Evidence:
+    """One primary figure and how it bears on the claim; traceable to path, span and page."""
+
+    id: str
+    doc_path: str
+    page: int | None
+    surface: str
+    value: float
+    unit: str
+    scope: str | None
+    relation: str       # supports | contradicts | partial | label_mismatch | mismatch | context
+    start: int = 0
+    end: int = 0
+    source: str = ""
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "doc_path": self.doc_path, "page": self.page,
+                "surface": self.surface, "value": self.value, "unit": self.unit,
+                "scope": self.scope, "relation": self.relation, "start": self.start,
+                "end": self.end, "source": self.source, "detail": self.detail}
+
+
+@dataclass
+class Query:
+    """The claim as read: its main figure, a model-size condition, a money label."""
+
+    text: str
+    figure: Claim | None
+    size: Figure | None = None
+    size_text: str = ""
+    label: str | None = None
+    negated: bool = False
+    others: list[Claim] = field(default_factory=list)
+    settled_scope: str | None = None   # denominator taken from a primary figure
+
+    def reading(self) -> str:
+        """The claim as the checker understood it, in plain words."""
+        if self.figure is None:
+            return "no figure"
+        f = self.figure
+        cmp = COMPARATOR_WORDS.get(f.comparator or "=", "")
+        head = f"{cmp} {value_words(f)}".strip()
+        if f.family == "money" and f.per_basis:
+            head += f" per {f.per_basis}"
+        elif f.scope and f.scope != "unspecified":
+            head += " " + scope_words(f.scope)
+        elif f.family in SCOPED_FAMILIES:
+            head += " (no denominator stated)"
+        parts = [head]
+        if self.label:
+            parts.append(f"as {self.label}")
+        conds = conditions(f)
+        if self.size is not None:
+            conds.append("on " + size_condition(self.size))
+        if conds:
+            parts.append("(" + ", ".join(conds) + ")")
+        return " ".join(parts)
+
+
+@dataclass
+class Verdict:
+    verdict: str
+    explanation: str
+    evidence: list[Evidence] = field(default_factory=list)
+    query: Query | None = None
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "explanation": self.explanation,
+                "evidence": [e.to_dict() for e in self.evidence],
+                "reading": self.query.reading() if self.query else ""}
+
+
+# --- reading the claim --------------------------------------------------------------------
+
+def _size_comparator(text: str, c: Claim) -> str:
+    if c.comparator and c.comparator != "=":
+        return c.comparator
+    after = text[c.end:c.end + 2]
+    if after.startswith("+"):
+        return ">="
+    before = text[max(0, c.start - 30):c.start]
+    for cmp, rx in _SIZE_CMP:
+        if rx.search(before):
+            return cmp
+    return "="
+
+
+def _is_size(text: str, c: Claim) -> bool:
+    """A model-size figure: '552B parameters', '700B+ models', '400-billion-parameter'."""
+    if c.family == "parameters":
+        return True
+    if c.family == "tokens" and c.value >= 1e9 and "token" not in (c.unit_text or "").lower():
+        return bool(_SIZE_AFTER.match(text[c.end:]))
+    return False
+
+
+def read_claim(text: str) -> Query:
+    """Read a plain-words claim with the document extractor."""
+    from pipeline.extract import extract_claims
+
+    text = " ".join(text.split())
+    doc = Document(id="query", path="<claim>", format="text", text=text)
+    figures = sorted(extract_claims(doc), key=lambda c: c.start)
+    sizes = [c for c in figures if _is_size(text, c)]
+    main = [c for c in figures if c not in sizes]
+    if not main and sizes:
+        main, sizes = sizes[:1], sizes[1:]
+    if not main:
+        return Query(text=text, figure=None)
+    fig = main[0]
+    q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated")
+    if sizes:
+        s = sizes[0]
+        q.size = Figure(s.value, s.low, s.high, _size_comparator(text, s), s.precision)
+        q.size_text = s.surface
+    if fig.family == "money":
+        q.label = money_label(text, fig.start)
+    return q
+
+
+def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
+    """A stored claim as a query (the report checks every secondary figure this way)."""
+    sentence = sentence if sentence is not None else (c.sentence or "")
+    label = None
+    if c.family == "money":
+        at = c.start - c.sentence_start if c.sentence_start is not None else None
+        label = money_label(sentence, at)
+    return Query(text=sentence or c.surface, figure=c, label=label,
+                 negated=c.stance == "negated")
+
+
+# --- comparing one primary figure with the claim ------------------------------------------
+
+@dataclass
+class _Cmp:
+    claim: Claim
+    size: float | None
+    open: list[str]        # conditions the claim states and the figure leaves open
+    differs: list[str]     # conditions stated differently
+    scope: str             # same | open | differs | free
+    meets: bool            # the figure's own value meets the claim
+    refutes: bool          # the figure rules the claim out
+    label: str | None = None
+
+    @property
+    def exact(self) -> bool:
+        return not self.open and not self.differs and self.scope in ("same", "free")
+
+
+def _witness(c: Claim) -> Figure:
+    """What a figure shows was reached: '>= 826' shows 826, 'up to 376' shows 376."""
+    cmp = "~" if c.comparator == "~" else "="
+    return Figure(c.value, c.low, c.high, cmp, c.precision)
+
+
+def _full(c: Claim) -> Figure:
+    return Figure(c.value, c.low, c.high, c.comparator or "=", c.precision)
+
+
+def _is_bound(c: Claim) -> bool:
+    return (c.comparator in UPPER) or (norm(c.statistic) in PEAK_STATS)
+
+
+def _model_match(q: str, p: str) -> bool:
+    return p == q or p.startswith(q + " ")
+
+
+def _unit_key(c: Claim) -> str:
+    u = norm(c.unit) or ""
+    if c.family == "money":
+        b = basis_key(c.per_basis)
+        if b:
+            u += "/" + b
+    return u
+
+
+class Checker:
+    """Compares claims against the primary figures of one record."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.primaries = sorted(record.primary_claims(),
+                                key=lambda c: (record.doc(c).order_key(), c.start))
+        self._labels: dict[str, str | None] = {}
+
+    # --- one pair --------------------------------------------------------------------
+    def label_of(self, c: Claim) -> str | None:
+        if c.id not in self._labels:
+            q = self.record.quote(c)
+            self._labels[c.id] = money_label("".join(q), len(q[0]))
+        return self._labels[c.id]
+
+    def compare(self, q: Query, p: Claim) -> _Cmp:
+        f = q.figure
+        assert f is not None
+        opened: list[str] = []
+        differs: list[str] = []
+
+        def cond(name: str, qv, pv, match=lambda a, b: a == b) -> None:
+            if qv is None:
+                return
+            if pv is None:
+                opened.append(name)
+            elif not match(qv, pv):
+                differs.append(name)
+
+        cond("model", model_key(f.model), model_key(p.model), _model_match)
+        qh, ph = hw_key(f), hw_key(p)
+        if qh is not None:
+            if ph is None:
+                opened.append("hardware")
+            elif qh[1] != ph[1] or (qh[0] is not None and ph[0] is not None and qh[0] != ph[0]):
+                differs.append("hardware")
+            elif qh[0] is not None and ph[0] is None:
+                opened.append("hardware count")
+        cond("engine", engine_key(f.engine), engine_key(p.engine))
+        cond("concurrency", f.concurrency, p.concurrency,
+             lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1))
+        cond("statistic", norm(f.statistic), norm(p.statistic))
+        for name in ("phase", "token_kind"):
+            a, b = norm(getattr(f, name)), norm(getattr(p, name))
+            if a and b and a != b:
+                differs.append(name.replace("_", " "))
+        label = self.label_of(p) if f.family == "money" else None
+        cond("label", q.label, label)
+        size = None
+        ps = self.record.params_of(p)
+        if ps is not None:
+            size = ps[0]
+        if q.size is not None:
+            if size is None:
+                opened.append("model size")
+            elif not consistent(q.size, Figure(size, precision=_size_precision(ps))):
+                differs.append("model size")
+        qs, pscope = scope_key(f.scope), scope_key(p.scope)
+        if qs is None:
+            scope = "free"
+        elif pscope is None:
+            scope = "open" if f.family in SCOPED_FAMILIES else "free"
+        else:
+            scope = "same" if qs == pscope else "differs"
+        meets = consistent(_full(f), _witness(p))
+        refutes = False
+        if not consistent(_full(f), _full(p)):
+            if f.comparator in LOWER:
+                refutes = _is_bound(p)
+            else:
+                refutes = True
+        return _Cmp(p, size, opened, differs, scope, meets, refutes, label)
+
+    # --- the verdict -------------------------------------------------------------------
+    def check(self, q: Query) -> Verdict:
+        f = q.figure
+        if f is None:
+            return Verdict("ambiguous", "No figure found in the claim: nothing to check.",
+                           [], q)
+        if q.negated:
+            positive = replace(q, negated=False, figure=replace(f, stance="asserted"))
+            v = self._check(positive)
+            flip = {"supported": "contradicted", "contradicted": "supported"}
+            if v.verdict in flip:
+                v.verdict = flip[v.verdict]
+                v.explanation = "The claim denies such a figure. " + v.explanation
+            elif v.verdict == "unproven":
+                v.explanation += (" That agrees with the denial, but no primary document"
+                                  " states it.")
+            v.query = q
+            return v
+        return self._check(q)
+
+    def _candidates(self, f: Claim) -> list[Claim]:
+        uk = _unit_key(f)
+        return [p for p in self.primaries if p.family == f.family and _unit_key(p) == uk]
+
+    def _check(self, q: Query) -> Verdict:
+        f = q.figure
+        assert f is not None
+        if f.family in SCOPED_FAMILIES and scope_key(f.scope) is None:
+            return self._unscoped(q)
+        cmps = [self.compare(q, p) for p in self._candidates(f)]
+        ev: list[tuple[str, _Cmp, str]] = []
+        supports = [c for c in cmps if c.exact and c.meets]
+        for c in supports:
+            ev.append(("supports", c, "meets the claim"))
+        contra = self._contradicting(f, [c for c in cmps if c.exact])
+        if not supports:
+            for c in contra:
+                ev.append(("contradicts", c, "rules the claim out"))
+        near = self._near(q, cmps)
+        ev += near
+        if supports:
+            verdict, text = "supported", self._supported_text(q, supports)
+        elif contra:
+            verdict, text = "contradicted", self._contradicted_text(q, contra)
+        else:
+            verdict = "unproven"
+            text, ctx = self._unproven_text(q, cmps, near)
+            ev += ctx
+        return Verdict(verdict, text, self._evidence(ev), q)
+
+    def _contradicting(self, f: Claim, exact: list[_Cmp]) -> list[_Cmp]:
+        if any(c.meets for c in exact):
+            return []
+        refuting = [c for c in exact if c.refutes]
+        if not refuting:
+            return []
+        if f.comparator in UPPER:
+            return refuting
+        # "Some system reached X" (no model, no hardware) is existential: a bound on one
+        # system's figure does not refute it.
+        if f.model is None and f.hardware is None and f.accelerator is None:
+            return []
+        if f.comparator in LOWER:
+            return refuting
+        # A point claim: the matching figures must pin one value (agree among themselves);
+        # figures that vary with conditions the claim leaves open refute nothing.
+        figs = [_full(c.claim) for c in exact]
+        if all(consistent(a, b) for a in figs for b in figs):
+            return refuting
+        return []
+
+    def _near(self, q: Query, cmps: list[_Cmp]) -> list[tuple[str, _Cmp, str]]:
+        """Figures with the claim's number that differ in what they measure."""
+        f = q.figure
+        out: list[tuple[str, _Cmp, str]] = []
+        subject_ok = {"model", "hardware", "engine"}
+        for c in cmps:
+            if c.exact or subject_ok & set(c.differs):
+                continue
+            if c.scope == "differs" and not c.differs and _same_number(f, c.claim):
+                out.append(("mismatch", c, f"has the same number, but "
+                            f"{scope_words(c.claim.scope)}, not {scope_words(f.scope)}: "
+                            f"a metric mismatch"))
+            elif not c.meets:
+                continue
+            elif "label" in c.differs or ("label" in c.open and not c.differs):
+                basis = price_basis("".join(self.record.quote(c.claim)))
+                what = f"a {c.label}" if c.label else "not labelled"
+                if basis and c.label == "price":
+                    what += " " + basis[0].lower() + basis[1:]
+                out.append(("label_mismatch", c, f"is {what}, not {q.label}: a label mismatch"))
+            elif not c.differs and c.open and c.scope in ("same", "free", "open"):
+                missing = list(c.open) + (["denominator"] if c.scope == "open" else [])
+                verb = "matches the number" if (f.comparator or "=") in ("=", "~") \
+                    else "meets the figure"
+                out.append(("partial", c, f"{verb} but states no " + _and(missing)))
+        return out + self._cross_family(f)
+
+    def _cross_family(self, f: Claim) -> list[tuple[str, _Cmp, str]]:
+        """The same number in another count family: a context length read as throughput."""
+        out: list[tuple[str, _Cmp, str]] = []
+        if f.family in COUNT_FAMILIES and abs(f.value) >= MISMATCH_MIN_VALUE:
+            for p in self.primaries:
+                if p.family == f.family or p.family not in COUNT_FAMILIES:
+                    continue
+                if not _same_number(f, p):
+                    continue
+                if f.model and model_key(f.model) != model_key(p.model):
+                    continue
+                c = _Cmp(p, None, [], [], "free", True, False)
+                out.append(("mismatch", c, f"has the same number, but as "
+                            f"{FAMILY_NOUNS.get(p.family, p.family)}, not "
+                            f"{FAMILY_NOUNS.get(f.family, f.family)}: a metric mismatch"))
+        return out
+
+    def _unscoped(self, q: Query) -> Verdict:
+        """No denominator: a same-valued primary figure on the subject settles it."""
+        f = q.figure
+        assert f is not None
+        settling = []
+        for p in self._candidates(f):
+            if scope_key(p.scope) is None:
+                continue
+            c = self.compare(q, p)
+            if c.meets and not ({"model", "hardware", "engine", "concurrency", "statistic",
+                                 "model size"} & set(c.differs)):
+                if f.model is None and f.hardware is None and not _distinctive(f):
+                    continue
+                settling.append(c)
+        scopes = sorted({p.claim.scope for p in settling})
+        if len(scopes) == 1:
+            scope = scopes[0]
+            first = settling[0].claim
+            q2 = replace(q, figure=replace(f, scope=scope), settled_scope=scope)
+            v = self._check(q2)
+            lead = (f"The claim names no denominator; the primary figure with this value, "
+                    f"{figure_text(first)} ({cite(self.record.doc(first), first.page)}), "
+                    f"is {SCOPE_NOUNS.get(scope, scope)}. ")
+            v.explanation = lead + v.explanation
+            v.query = q
+            return v
+        ev: list[tuple[str, _Cmp, str]] = []
+        if len(scopes) > 1:
+            for c in settling:
+                ev.append(("partial", c, f"same number, {scope_words(c.claim.scope)}"))
+            text = (f"The claim names no denominator, and its value appears "
+                    + _and([f"{SCOPE_NOUNS.get(s, s)} in {self._src(c.claim)}" for s in scopes
+                            for c in settling if c.claim.scope == s][:4])
+                    + ", so no single figure settles it.")
+            return Verdict("ambiguous", text, self._evidence(ev), q)
+        # nothing with this value: say what the record holds on the subject, by denominator
+        ctx = []
+        by_scope: dict[str, _Cmp] = {}
+        for p in self._candidates(f):
+            s = scope_key(p.scope)
+            if s is None:
+                continue
+            c = self.compare(q, p)
+            if {"model", "hardware", "engine", "model size"} & set(c.differs):
+                continue
+            if s not in by_scope or p.value > by_scope[s].claim.value:
+                by_scope[s] = c
+        subject = f" on {f.model}" if f.model else ""
+        text = (f"The claim names no denominator (per user, per GPU, per system or aggregate), "
+                f"so no figure can settle {value_words(f)}{subject}.")
+        if by_scope:
+            parts = [f"{SCOPE_NOUNS.get(s, s)} {figure_text(c.claim, False)} "
+                     f"({self._src(c.claim)})" for s, c in sorted(by_scope.items())]
+            text += f" The highest primary figures{subject} are " + _and(parts) + "."
+            for c in by_scope.values():
+                ctx.append(("context", c, f"highest {SCOPE_NOUNS.get(c.claim.scope, '')} figure"))
+        cross = self._cross_family(f)
+        for rel, c, detail in cross[:1]:
+            text += f" {figure_text(c.claim)} ({self._src(c.claim)}) {detail}."
+        ctx += cross
+        return Verdict("ambiguous", text, self._evidence(ctx), q)
+
+    # --- words -------------------------------------------------------------------------
+    def _src(self, c: Claim) -> str:
+        return cite(self.record.doc(c), c.page)
+
+    def _desc(self, c: _Cmp) -> str:
+        return describe(c.claim, c.size)
+
+    def _supported_text(self, q: Query, supports: list[_Cmp]) -> str:
+        first = supports[0]
+        more = f" ({len(supports) - 1} more primary figure{'s' if len(supports) > 2 else ''} "\
+               f"agree)" if len(supports) > 1 else ""
+        return (f"{self._src(first.claim)} reports {self._desc(first)}, which meets "
+                f"{q.reading()}{more}.")
+
+    def _contradicted_text(self, q: Query, contra: list[_Cmp]) -> str:
+        first = contra[0]
+        f = q.figure
+        why = "inconsistent with"
+        if f.comparator in LOWER:
+            why = "a bound below"
+        elif f.comparator in UPPER:
+            why = "above"
+        more = f"; {len(contra) - 1} more agree" if len(contra) > 1 else ""
+        return (f"{self._src(first.claim)} reports {self._desc(first)} on the same quantity, "
+                f"{why} {q.reading()}{more}.")
+
+    def _unproven_text(self, q: Query, cmps: list[_Cmp], near) -> tuple[str, list]:
+        f = q.figure
+        ctx: list[tuple[str, _Cmp, str]] = []
+        sentences = [f"No primary figure meets {q.reading()}."]
+        said: dict[str, int] = {}     # claim id -> the sentence that names it
+        best_word = _best_word(f)
+        pick = max if f.comparator not in UPPER else min
+        # the best figure on the quantity, whatever the size condition says
+        pool = [c for c in cmps if c.scope in ("same", "free")
+                and not (set(c.differs) - {"model size"}) and not set(c.open) - {"model size"}]
+        on = conditions(f)
+        relaxed = False
+        if not pool and on:
+            # nothing under the claim's conditions: the best figure on the bare quantity
+            pool = [c for c in cmps if c.scope in ("same", "free")]
+            relaxed = bool(pool)
+        exact = [c for c in cmps if c.exact]
+        if len(exact) > 1 and any(c.refutes for c in exact):
+            lo = min(exact, key=lambda c: c.claim.value)
+            hi = max(exact, key=lambda c: c.claim.value)
+            sentences.append(
+                f"The primary figures on exactly this quantity disagree among themselves, "
+                f"from {figure_text(lo.claim)} ({self._src(lo.claim)}) to "
+                f"{figure_text(hi.claim)} ({self._src(hi.claim)}), so none of them rules "
+                f"it out.")
+            said[lo.claim.id] = said[hi.claim.id] = len(sentences) - 1
+            ctx += [("context", lo, "lowest figure on this quantity"),
+                    ("context", hi, "highest figure on this quantity")]
+        elif pool:
+            if f.comparator in LOWER or f.comparator in UPPER:
+                best = pick(pool, key=lambda c: c.claim.value)
+            else:
+                best_word = "closest"
+                best = min(pool, key=lambda c: _distance(f.value, c.claim.value))
+            what = SCOPE_NOUNS.get(scope_key(f.scope) or "", "")
+            noun = f"{best_word} {what} figure".replace("  ", " ")
+            if relaxed:
+                sentences.append(f"No primary figure on this quantity matches the claim's "
+                                 f"conditions ({', '.join(on)}); the {noun} in the primary "
+                                 f"record is {self._desc(best)}, from {self._src(best.claim)}.")
+            else:
+                where = f" for {', '.join(on)}" if on else ""
+                sentences.append(f"The {noun}{where} in the primary record is "
+                                 f"{self._desc(best)}, from {self._src(best.claim)}.")
+            said[best.claim.id] = len(sentences) - 1
+            ctx.append(("context", best, f"the {noun}"))
+            if q.size is not None and not relaxed:
+                inside = [c for c in pool if "model size" not in c.differs
+                          and "model size" not in c.open]
+                cond = size_condition(q.size)
+                if inside:
+                    b2 = pick(inside, key=lambda c: c.claim.value)
+                    models = sorted({c.claim.model for c in inside if c.claim.model})
+                    only = "only " if len(models) == 1 else ""
+                    name = b2.claim.model or "a model"
+                    sentences.append(
+                        f"Among {cond}, the record holds {only}{name} "
+                        f"({params_text(b2.size)} parameters), at "
+                        f"{figure_text(b2.claim)}{_conds(b2.claim)}, from "
+                        f"{self._src(b2.claim)}.")
+                    said.setdefault(b2.claim.id, len(sentences) - 1)
+                    if b2 is not best:
+                        ctx.append(("context", b2, f"the {best_word} figure on {cond}"))
+                else:
+                    unknown = [c for c in cmps if "model size" in c.open and c.meets]
+                    tail = (f"; {len(unknown)} figure(s) that would meet it state no model size"
+                            if unknown else "")
+                    sentences.append(f"No figure on {cond} is in the record{tail}.")
+        elif not near:
+            sentences.append("The record holds no primary figure on this quantity.")
+        for rel, c, detail in near[:2]:
+            k = said.get(c.claim.id)
+            if k is not None:
+                sentences[k] = sentences[k][:-1] + f"; it {detail}."
+            else:
+                sentences.append(f"{figure_text(c.claim)} ({self._src(c.claim)}) {detail}.")
+        return " ".join(sentences), ctx
+
+    def _evidence(self, items: list[tuple[str, _Cmp, str]]) -> list[Evidence]:
+        seen: set[str] = set()
+        out: list[Evidence] = []
+        order = {r: i for i, r in enumerate(RELATION_ORDER)}
+        for rel, c, detail in sorted(items, key=lambda t: order.get(t[0], 99)):
+            p = c.claim
+            if p.id in seen:
+                continue
+            seen.add(p.id)
+            d = self.record.doc(p)
+            out.append(Evidence(p.id, d.path, p.page, p.surface, p.value, p.unit, p.scope, rel,
+                                p.start, p.end, cite(d, p.page), detail))
+            if len(out) >= MAX_EVIDENCE:
+                break
+        return out
+
+
+def _size_precision(ps) -> float | None:
+    if ps is None or ps[1] is None:
+        return None
+    return ps[1].precision
+
+
+def _distinctive(f: Claim) -> bool:
+    """A number specific enough to identify a figure with no subject (not '100', '200')."""
+    digits = re.sub(r"\D", "", f.value_text or fmt_number(f.value))
+    return len(digits.rstrip("0")) >= 3 or abs(f.value) >= 10000
+
+
+def _same_number(f: Claim, p: Claim) -> bool:
+    """The two figures state the same number (comparators aside): metric drift material."""
+    if abs(f.value) < MISMATCH_MIN_VALUE or abs(p.value) < MISMATCH_MIN_VALUE:
+        return False
+    point = Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
+    return consistent(point, _witness(p))
+
+
+SIZE_WORDS = {">": "above", ">=": "of at least", "<": "below", "<=": "of at most",
+              "~": "of about", "=": "of"}
+
+
+def size_condition(size: Figure) -> str:
+    """'models above 700B parameters'."""
+    return f"models {SIZE_WORDS.get(size.comparator, 'of')} {params_text(size.value)} parameters"
+
+
+def _distance(a: float, b: float) -> float:
+    if a > 0 and b > 0:
+        return abs(math.log(a / b))
+    return abs(a - b)
+
+
+def _best_word(f: Claim) -> str:
+    if f.comparator in UPPER:
+        return "lowest" if f.family != "latency" else "highest"
+    if f.family in SCOPED_FAMILIES:
+        return "fastest"
+    if f.family == "latency":
+        return "lowest"
+    return "highest"
+
+
+def _conds(c: Claim) -> str:
+    conds = conditions(c, skip=("model",))
+    return (" (" + ", ".join(conds) + ")") if conds else ""
+
+
+def _and(items: list[str]) -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- entry points ------------------------------------------------------------------------
+
+def check_text(text: str, record: Record) -> Verdict:
+    """Check a plain-words claim against a loaded record."""
+    return Checker(record).check(read_claim(text))
+
+
+def check(text: str, db: str | None = None) -> Verdict:
+    """Check a plain-words claim against the warehouse (opened read-only)."""
+    from pipeline.store import Store
+
+    q = read_claim(text)
+    families = {"parameters"}
+    if q.figure is not None:
+        families.add(q.figure.family)
+        if q.figure.family in COUNT_FAMILIES:
+            families |= COUNT_FAMILIES
+    with Store.open(db, read_only=True) as store:
+        record = Record.load(store, families=families, with_links=False, with_text=False)
+    return Checker(record).check(q)
+
+
+def format_verdict(v: Verdict) -> str:
+    """The verdict as plain text: verdict and explanation, how the claim was read, evidence."""
+    lines = [f"{v.verdict}: {v.explanation}"]
+    if v.query is not None:
+        lines.append(f"read as: {v.query.reading()}")
+    if v.evidence:
+        lines.append("evidence:")
+        for e in v.evidence:
+            page = f", p. {e.page}" if e.page else ""
+            lines.append(f"  {e.relation:<14} {e.surface}  {e.doc_path} [{e.start}:{e.end}]{page}"
+                         f"  [{e.id}]" + (f"  {e.detail}" if e.detail else ""))
+    return "\n".join(lines) + "\n"

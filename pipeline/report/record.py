@@ -1,0 +1,246 @@
+"""The record as report, trace and check read it: documents, claims, links, clusters.
+
+Everything comes from the warehouse through read-only queries. When the database holds
+claims but no links yet (an ingest that did not link), the link stage is run in memory
+over what was read, so a report is never silently empty; ``linked_in_memory`` says so.
+
+Every figure keeps what it needs to be found again: document path, character span
+(``start``/``end`` into ``documents.text``) and page.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from pipeline.link.keys import model_key
+from pipeline.model import Claim, Link
+from pipeline.store import CLAIM_COLUMNS, Store
+
+INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})
+ROLE_ORDER = {"primary": 0, "unknown": 1, "secondary": 2}
+
+
+@dataclass
+class DocInfo:
+    """One document's metadata (and text when loaded)."""
+
+    id: str
+    path: str
+    format: str = "text"
+    title: str | None = None
+    publisher: str | None = None
+    url: str | None = None
+    published: str | None = None
+    author: str | None = None
+    role: str = "unknown"
+    role_source: str | None = None
+    text: str | None = None
+
+    @property
+    def name(self) -> str:
+        """How the report names a source: publisher and title, else the path."""
+        if self.publisher and self.title:
+            return f"{self.publisher}: {self.title}"
+        return self.publisher or self.title or self.path
+
+    @property
+    def short(self) -> str:
+        return self.publisher or self.title or self.path
+
+    def order_key(self) -> tuple:
+        """Publication order: dated documents first, oldest first; primary wins a tie."""
+        return (self.published is None, self.published or "", ROLE_ORDER.get(self.role, 1),
+                self.path)
+
+
+def _date(v) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, (dt.date, dt.datetime)):
+        return v.isoformat()[:10]
+    return str(v)[:10]
+
+
+def _q(name: str) -> str:
+    return '"' + name + '"'
+
+
+_DOC_COLS = "id, path, format, title, publisher, url, published, author, role, role_source"
+
+
+@dataclass
+class Record:
+    """What the warehouse holds, as plain records, with a few lookups."""
+
+    docs: dict[str, DocInfo] = field(default_factory=dict)
+    claims: dict[str, Claim] = field(default_factory=dict)
+    links: list[Link] = field(default_factory=list)
+    clusters: dict[str, str] = field(default_factory=dict)      # claim id -> cluster id
+    findings: dict[str, list[str]] = field(default_factory=dict)
+    linked_in_memory: bool = False
+    db_path: str = ""
+
+    # --- loading -----------------------------------------------------------------------
+    @classmethod
+    def load(cls, store: Store, families: Iterable[str] | None = None,
+             with_links: bool = True, with_text: bool = True) -> "Record":
+        """Read the warehouse. ``families`` limits the claims read (check reads few)."""
+        rec = cls(db_path=str(store.path))
+        cols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
+        sql = f"SELECT {cols} FROM claims"
+        params: list = []
+        if families is not None:
+            sql += " WHERE list_contains(?, family)"
+            params.append(sorted(set(families)))
+        _, rows = store.query(sql + ' ORDER BY doc_id, start, "end", id', params)
+        for r in rows:
+            c = Claim(**dict(zip(CLAIM_COLUMNS, r)))
+            c.findings = list(c.findings or [])
+            rec.claims[c.id] = c
+        doc_cols = _DOC_COLS + (", text" if with_text else "")
+        _, drows = store.query(f"SELECT {doc_cols} FROM documents ORDER BY path, id")
+        for r in drows:
+            d = DocInfo(*r[:10], text=r[10] if with_text else None)
+            d.published = _date(d.published)
+            rec.docs[d.id] = d
+        rec.findings = {c.id: list(c.findings) for c in rec.claims.values() if c.findings}
+        if with_links:
+            _, lrows = store.query(
+                "SELECT src, dst, relation, consistent, detail, computed, other FROM links"
+                " ORDER BY relation, src, dst")
+            rec.links = [Link(*r) for r in lrows]
+            _, krows = store.query("SELECT cluster_id, claim_id FROM clusters")
+            rec.clusters = {k: c for c, k in krows}
+            if not rec.links and rec.claims and families is None:
+                rec._link_in_memory()
+        rec._infer_missing_roles(store, all_claims=families is None)
+        return rec
+
+    def _infer_missing_roles(self, store: Store, all_claims: bool) -> None:
+        """Documents stored before roles were inferred: infer them the link stage's way."""
+        todo = [d for d in self.docs.values() if d.role == "unknown" and d.role_source is None]
+        if not todo:
+            return
+        from pipeline.link.roles import infer_from_text
+
+        by_doc: dict[str, list[Claim]] = defaultdict(list)
+        if all_claims:
+            for c in self.claims.values():
+                by_doc[c.doc_id].append(c)
+        for d in todo:
+            claims = by_doc.get(d.id, [])
+            if not all_claims:
+                _, rows = store.query(
+                    "SELECT stance, asserted_by, in_table FROM claims WHERE doc_id = ?", [d.id])
+                claims = [Claim(id="", doc_id=d.id, start=0, end=0, surface="", value=0.0,
+                                family="", unit="", stance=s or "asserted", asserted_by=a,
+                                in_table=bool(t)) for s, a, t in rows]
+            text = d.text
+            if text is None:
+                _, rows = store.query("SELECT text FROM documents WHERE id = ?", [d.id])
+                text = rows[0][0] if rows else ""
+            d.role, d.role_source = infer_from_text(text, claims), "inferred"
+
+    def _link_in_memory(self) -> None:
+        from pipeline.link import DocMeta, link
+
+        claims = list(self.claims.values())
+        metas = {d.id: DocMeta(id=d.id, path=d.path, role=d.role, role_source=d.role_source,
+                               published=d.published, publisher=d.publisher, title=d.title,
+                               text=d.text, author=d.author, url=d.url)
+                 for d in self.docs.values()}
+        result = link(claims, metas)
+        self.links = result.links
+        self.clusters = dict(result.clusters)
+        self.findings = {k: list(v) for k, v in result.findings.items()}
+        for doc_id, (role, source) in result.roles.items():
+            d = self.docs.get(doc_id)
+            if d is not None and d.role_source is None:
+                d.role, d.role_source = role, source
+        self.linked_in_memory = True
+
+    # --- lookups -----------------------------------------------------------------------
+    def doc(self, claim: Claim) -> DocInfo:
+        return self.docs.get(claim.doc_id) or DocInfo(id=claim.doc_id, path=claim.doc_id)
+
+    def role(self, claim: Claim) -> str:
+        return self.doc(claim).role
+
+    def active(self, claim: Claim) -> bool:
+        return (claim.stance or "asserted") not in INERT_STANCES
+
+    def primary_claims(self) -> list[Claim]:
+        return [c for c in self.claims.values() if self.role(c) == "primary" and self.active(c)]
+
+    def links_of(self, claim_id: str) -> list[Link]:
+        if not hasattr(self, "_by_claim"):
+            idx: dict[str, list[Link]] = defaultdict(list)
+            for ln in self.links:
+                idx[ln.src].append(ln)
+                if ln.dst != ln.src:
+                    idx[ln.dst].append(ln)
+                if ln.other and ln.other not in (ln.src, ln.dst):
+                    idx[ln.other].append(ln)
+            self._by_claim = idx
+        return self._by_claim.get(claim_id, [])
+
+    def findings_of(self, claim_id: str) -> list[str]:
+        return self.findings.get(claim_id, [])
+
+    def quote(self, claim: Claim) -> tuple[str, str, str]:
+        """(before, figure, after) of the sentence around the figure, from the stored text."""
+        d = self.doc(claim)
+        text = d.text
+        s0, s1 = claim.sentence_start, claim.sentence_end
+        if text is not None and s0 is not None and s1 is not None \
+                and s0 <= claim.start <= claim.end <= s1 <= len(text):
+            return (text[s0:claim.start], text[claim.start:claim.end], text[claim.end:s1])
+        sentence = claim.sentence or ""
+        i = sentence.find(claim.surface)
+        if i >= 0:
+            return (sentence[:i], claim.surface, sentence[i + len(claim.surface):])
+        return ("", claim.surface, "")
+
+    def params_of(self, claim: Claim) -> tuple[float, Claim | None] | None:
+        """The size of the claim's model: its own ``model_params``, else a parameters
+        claim on the same model in the same document, else in any primary document."""
+        if claim.family == "parameters" and claim.model:
+            return (claim.value, claim)
+        mk = model_key(claim.model)
+        if mk is None:
+            return (claim.model_params, None) if claim.model_params else None
+        idx = self._params_index()
+        same_doc = idx.get((claim.doc_id, mk))
+        if same_doc:
+            return (same_doc[0].value, same_doc[0])
+        if claim.model_params:
+            return (claim.model_params, None)
+        anywhere = idx.get(("*", mk))
+        if anywhere:
+            return (anywhere[0].value, anywhere[0])
+        return None
+
+    def _params_index(self) -> dict[tuple[str, str], list[Claim]]:
+        if not hasattr(self, "_pidx"):
+            idx: dict[tuple[str, str], list[Claim]] = defaultdict(list)
+            for c in self.claims.values():
+                if c.family != "parameters" or not self.active(c):
+                    continue
+                mk = model_key(c.model)
+                if mk is None:
+                    continue
+                idx[(c.doc_id, mk)].append(c)
+                if self.role(c) == "primary":
+                    idx[("*", mk)].append(c)
+            for v in idx.values():
+                v.sort(key=lambda c: (c.implied, c.inherited, c.start))
+            self._pidx = idx
+        return self._pidx
+
+
+def open_record(db: str | None = None, **kwargs) -> Record:
+    """Open the warehouse read-only and load the record (StoreError when missing)."""
+    with Store.open(db, read_only=True) as store:
+        return Record.load(store, **kwargs)
