@@ -540,7 +540,7 @@ class _Extractor:
         p_start, p_end = self.seg.paragraph(pos)
         names = self._para_names.get(p_start)
         if names is None:
-            names = self._para_names[p_start] = find_names(self.text, self.v, p_start, p_end)
+            names = self._para_names[p_start] = find_names(self.text, self.v, p_start, p_end, self.lower)
         return names
 
     def _names_in(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import regex
 
+from pipeline.extract.numbers import ascii_lower
 from pipeline.vocab.loader import Vocab
 
 _MONTHS = (
@@ -85,8 +86,9 @@ def _trigger(pattern: str) -> str | None:
 
 
 def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
-    """Name patterns keyed by the first two letters of the word they start with, so a text
-    is scanned once for words and each pattern is tried only where its word begins."""
+    """Name patterns keyed by the letters their first word starts with ("h" for H100,
+    "llama" for Llama-2-70B, "speculative"), so a text is scanned once for runs of letters
+    and a pattern is tried only where its key stands."""
     entries: list[tuple[str | None, str, re.Pattern[str], str]] = []
     for pat, acc, count in vocab.systems:
         for alt in _split_top(pat.pattern):
@@ -105,7 +107,7 @@ def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
         if not trig:
             fallback.append((kind, pat, name))
             continue
-        key = trig[:2]
+        key = re.match(r"[a-z]*", trig).group(0)
         index.setdefault(key, []).append((trig, kind, pat, name))
     for lst in index.values():
         lst.sort(key=lambda e: -len(e[2].pattern))
@@ -165,10 +167,11 @@ class Masks:
 
 
 _names_cache: dict[int, tuple] = {}
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_ALPHA_RUN_RE = re.compile(r"[a-z]+")
 
 
-def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None) -> list[Span]:
+def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
+               lower: str | None = None) -> list[Span]:
     """Model, hardware, system, engine and technique names in ``text[start:end]``, in order.
 
     Where two names start at one word, the longest wins ("Dynamo SGLang" over "Dynamo")."""
@@ -179,22 +182,24 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None) 
     index, fallback = _names_cache[key]
     out: list[Span] = []
     last_end = -1
-    for w in _WORD_RE.finditer(text, start, end):
+    lower = ascii_lower(text) if lower is None else lower
+    for w in _ALPHA_RUN_RE.finditer(lower, start, end):
         ws = w.start()
+        run = w.group(0)
         if ws < last_end:
             continue
-        if ws and (text[ws - 1].isalnum() or text[ws - 1] in "-_"):
+        if ws and (lower[ws - 1].isalnum() or lower[ws - 1] in "-_"):
             # "4xH100", "8xMI300X": a count glued to a name with an x
-            if not (w.group(0)[:1] in "xX" and text[ws - 1].isdigit() and len(w.group(0)) > 2):
+            if not (run[0] == "x" and len(run) > 1 and lower[ws - 1].isdigit()):
                 continue
             ws += 1
-        word = text[ws:w.end()].lower()
-        bucket = index.get(word[:2])
+            run = run[1:]
+        bucket = index.get(run)
         if not bucket:
             continue
         best = None
         for trig, kind, pat, name in bucket:
-            if not word.startswith(trig) and not (len(word) < len(trig) and trig.startswith(word)):
+            if not lower.startswith(trig, ws):
                 continue
             m = pat.match(text, ws, end)
             if m is None or m.end() == ws:

@@ -113,6 +113,9 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 def ascii_lower(text: str) -> str:
     """Lower-case A-Z only: unlike str.lower() it never changes the length (İ -> i̇), so
     offsets found in the copy are offsets in the text."""
+    low = text.lower()
+    if len(low) == len(text) and low.isascii() == text.isascii():
+        return low if text.isascii() else text.translate(_ASCII_LOWER)
     return text.translate(_ASCII_LOWER)
 
 
