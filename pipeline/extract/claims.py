@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import re
 
-import regex
 
 from pipeline.extract import conditions as cond
 from pipeline.extract.masks import NumberMasks, Span, find_names
@@ -24,8 +23,37 @@ from pipeline.extract.units import UnitHit, cents_after, currency_after, currenc
 from pipeline.model import Claim, Document
 from pipeline.vocab.loader import UnitEntry, Vocab, load
 
+# Patterns used inside functions, compiled once.
+_P0 = re.compile(r"\s+(?:and|to)\s+$")
+_P1 = re.compile(r"\s*(?:of\s+)?(?:RAM|VRAM|HBM|memory|GPU)")
+_P2 = re.compile(r"\(\s*$")
+_P3 = re.compile(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", re.I)
+_P4 = re.compile(r"\s*([A-Z][\w-]*)")
+_P5 = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
+_P6 = re.compile(r"(?:^|\s|/)(?=[A-Za-z%$])")
+_P7 = re.compile(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b")
+_P8 = re.compile(r"(?i)\b(ms|s|sec|seconds|us|µs)\b")
+_P9 = re.compile(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", re.I)
+_P10 = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$")
+_P11 = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$")
+_P12 = re.compile(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$")
+_P13 = re.compile(r"(?m)^\s*#\s+(.+)$")
+_P14 = re.compile(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined")
+_P15 = re.compile(r"(?i)peak|max")
+_P16 = re.compile(r"\s+(?:of|=)")
+_P17 = re.compile(r"(?i)peak|max")
+_P18 = re.compile(r"\b(?:output|generated|decode)\b")
+_P19 = re.compile(r"\b(?:input|prompt|prefill)\b")
+_P20 = re.compile(r"\btotal\b")
+_P21 = re.compile(r"(?i)peak|max")
+_P22 = re.compile(r"(?i)\bout(?:put)?\b")
+_P23 = re.compile(r"[\d,.]+[kK]?")
+_P24 = re.compile(r"\b(?:tp|tensor)\b")
+_P25 = re.compile(r"input|isl|prompt")
+_P26 = re.compile(r"output|osl")
+
 # Words after a duration that make it a point in time, not a measured latency.
-_TIME_REF_RE = regex.compile(r"\s*(?:earlier|later|ago|before|after|prior|from\s+now|old|long)\b", regex.I)
+_TIME_REF_RE = re.compile(r"\s*(?:earlier|later|ago|before|after|prior|from\s+now|old|long)\b", re.I)
 # A word after a bare number that shows it counts things ("16 GB300s", "five documents").
 _FOLLOWING_OK = {
     "at", "on", "as", "and", "or", "with", "against", "for", "in", "to", "from", "credited",
@@ -33,22 +61,22 @@ _FOLLOWING_OK = {
     "that", "by", "mark", "number", "reported", "claimed", "listed", "stated", "attributed",
     "remains", "stands", "came", "comes", "holds", "but", "so", "than", "of", "per", "level",
 }
-_PERF_VERB_RE = regex.compile(
+_PERF_VERB_RE = re.compile(
     r"\b(?:reach(?:es|ed)?|hit(?:s)?|stops?\s+at|stopped\s+at|top(?:s|ped)|peaks?\s+at|peaked\s+at|"
     r"came\s+(?:in\s+)?at|comes\s+(?:in\s+)?at|ran\s+at|runs\s+at|achiev(?:es|ed)|deliver(?:s|ed)|"
     r"sits?\s+at|lands?\s+at|clocks?\s+(?:in\s+)?at|manag(?:es|ed))\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|only\s+|just\s+)?$",
-    regex.I,
+    re.I,
 )
-_COORD_RE = regex.compile(r"^[\s\"'”’,;:)*_]*(?:and|or|against|versus|vs\.?|compared\s+(?:to|with)|to|while|with)?[\s\"'“‘,(*_]*$", regex.I)
-_SKIP_HEADER_RE = regex.compile(
+_COORD_RE = re.compile(r"^[\s\"'”’,;:)*_]*(?:and|or|against|versus|vs\.?|compared\s+(?:to|with)|to|while|with)?[\s\"'“‘,(*_]*$", re.I)
+_SKIP_HEADER_RE = re.compile(
     r"(?i)\b(?:batch|concurrency|concurrent|tp|ep|pp|dp|#|num|number|count|gpus?|nodes?|rank|id|version|year|date|"
     r"step|epoch|layers?|heads?|world|replicas?|instances?|users?|clients?|qps\s+target|rate)\b"
 )
-_TOKENS_HEADER_RE = regex.compile(r"(?i)\b(?:length|len|isl|osl|prompt|input|output|context|tokens?|seq)\b")
+_TOKENS_HEADER_RE = re.compile(r"(?i)\b(?:length|len|isl|osl|prompt|input|output|context|tokens?|seq)\b")
 _HEADER_FAMILY = [
-    (regex.compile(r"(?i)speed-?up|\bratio\b|improvement\s*\(x\)"), UnitEntry("x", "ratio")),
-    (regex.compile(r"(?i)utili[sz]ation|hit\s+rate|share|accuracy|percent"), UnitEntry("%", "percent")),
-    (regex.compile(r"(?i)throughput|tok(?:en)?s?/s|tps\b"), UnitEntry("tokens/s", "token_throughput")),
+    (re.compile(r"(?i)speed-?up|\bratio\b|improvement\s*\(x\)"), UnitEntry("x", "ratio")),
+    (re.compile(r"(?i)utili[sz]ation|hit\s+rate|share|accuracy|percent"), UnitEntry("%", "percent")),
+    (re.compile(r"(?i)throughput|tok(?:en)?s?/s|tps\b"), UnitEntry("tokens/s", "token_throughput")),
 ]
 _STAT_CAPTION = {"max": "peak", "maximum": "peak", "peak": "peak", "mean": "mean", "average": "mean", "median": "median"}
 # Capitalised words that may follow "2x" in a title or heading without making it a count.
@@ -74,9 +102,9 @@ _AT_POINT_RE = re.compile(r"\s+at\s+(?:an?\s+)?(?:P\d+\s+of\s+|interactivity\s+o
 _BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|versus|relative\s+to|against|baseline)\s+(?:the\s+|an?\s+|its\s+)?(?:\w+\s+){0,1}$")
 _NEXT_WORD_RE = re.compile(r"[ \t*_\"'”’]*([A-Za-z]+)")
 _RATIO_HINT_RE = re.compile(r"twice|doubl|tripl|quadrupl|halv|fold\b")
-_MODELISH_RE = regex.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
-_TOKENISH_RE = regex.compile(r"(?i)\btokens?\b|\bcontext\b")
-_NUMBER_WORD_RE = regex.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
+_MODELISH_RE = re.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
+_TOKENISH_RE = re.compile(r"(?i)\btokens?\b|\bcontext\b")
+_NUMBER_WORD_RE = re.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
 
 
 @dataclass
@@ -188,7 +216,7 @@ class _Extractor:
         if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
             sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1)
             between = BETWEEN_RE.search(text[max(0, n.start - 9):n.start])
-            if sep is None and between and re.match(r"\s+(?:and|to)\s+$", text[n.end:nxt.start]):
+            if sep is None and between and _P0.match(text[n.end:nxt.start]):
                 sep = True
             if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5 \
                     and not self.masks.covers(nxt.start, nxt.end):
@@ -222,7 +250,7 @@ class _Extractor:
                 return None
             if own.entry.family == "latency" and _TIME_REF_RE.match(text, own.end, own.end + 20):
                 return None
-            if own.entry.family in ("memory",) and re.match(r"\s*(?:of\s+)?(?:RAM|VRAM|HBM|memory|GPU)", text[own.end:own.end + 12]) is None:
+            if own.entry.family in ("memory",) and _P1.match(text[own.end:own.end + 12]) is None:
                 pass
             _apply_unit(c, own)
             if c.family == "money":
@@ -255,7 +283,7 @@ class _Extractor:
         if n.scale >= 1e9 or (n.scale >= 1e6 and n.has_suffix_letter):
             before = text[s_start:n.start]
             sentence = text[s_start:s_end]
-            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(re.search(r"\(\s*$", before))
+            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(_P2.search(before))
             after_model = bool(self._name_just_before(n.start, "model"))
             tok_before = list(_TOKENISH_RE.finditer(before))
             if tok_before and (not _MODELISH_RE.search(before) or tok_before[-1].start() > _MODELISH_RE.search(before).start()):
@@ -282,7 +310,7 @@ class _Extractor:
             if val is None:
                 continue
             # "double" as an adjective of a noun ("double-buffering") is not a ratio
-            if re.match(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", self.text[m.end():m.end() + 25], regex.I):
+            if _P3.match(self.text[m.end():m.end() + 25]):
                 continue
             n = Number(m.start(), m.end(), m.group(0), float(val), 0.0, spelled=True)
             out.append(Cand(num=n, start=m.start(), end=m.end(), value=float(val), low=None, high=None,
@@ -294,7 +322,7 @@ class _Extractor:
         """"8x H100", "8x RoCE links": an integer with x before a name counts things."""
         if hit.entry.unit != "x" or not float(n.value).is_integer() or "." in n.text:
             return False
-        m = re.match(r"\s*([A-Z][\w-]*)", self.text[hit.end:hit.end + 30])
+        m = _P4.match(self.text[hit.end:hit.end + 30])
         return bool(m) and m.group(1).lower() not in _RATIO_NOUNS
 
     def _name_just_before(self, pos: int, kind: str) -> Span | None:
@@ -336,7 +364,7 @@ class _Extractor:
         return c
 
     def _header_unit(self, header: str) -> UnitHit | None:
-        for m in re.finditer(r"\(([^)]*)\)|\[([^\]]*)\]", header):
+        for m in _P5.finditer(header):
             inner = (m.group(1) or m.group(2) or "").strip()
             h = read_unit(inner, 0, self.v)
             if h and h.end >= len(inner.rstrip()) - 1:
@@ -344,12 +372,12 @@ class _Extractor:
             h = read_unit(inner, 0, self.v)
             if h:
                 return h
-        for m in re.finditer(r"(?:^|\s|/)(?=[A-Za-z%$])", header):
+        for m in _P6.finditer(header):
             h = read_unit(header, m.end(), self.v)
             if h and h.entry.family not in ("tokens", "ratio", "latency", "parameters"):
                 return h
-        if re.search(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b", header):
-            unit = re.search(r"(?i)\b(ms|s|sec|seconds|us|µs)\b", header)
+        if _P7.search(header):
+            unit = _P8.search(header)
             if unit:
                 return read_unit(unit.group(1), 0, self.v)
         return None
@@ -382,7 +410,7 @@ class _Extractor:
                 # 2. "499,715 at 150 tok/s": a throughput stated at an operating point
                 if ref is None:
                     nxt = self._next_cand(cands, c)
-                    if nxt is not None and nxt.family == "token_throughput" and re.fullmatch(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", text[c.end:nxt.start], regex.I):
+                    if nxt is not None and nxt.family == "token_throughput" and _P9.fullmatch(text[c.end:nxt.start]):
                         c.family, c.unit, c.implied = "token_throughput", "tokens/s", True
                         c.scope = self._doc_scope_for_operating_point(cands, c)
                         if nxt.scope in (None, "unspecified"):
@@ -457,11 +485,11 @@ class _Extractor:
                     continue
                 gap = self.text[o.after_unit:c.start] if j < i else self.text[c.end:o.start]
                 if len(gap) > 40:
-                    gap_ok = re.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$", gap)
+                    gap_ok = _P10.match(gap)
                     if not gap_ok:
                         continue
-                elif not (_COORD_RE.match(gap) or re.match(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$", gap)
-                          or re.match(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$", gap)):
+                elif not (_COORD_RE.match(gap) or _P11.match(gap)
+                          or _P12.match(gap)):
                     continue
                 # same magnitude class: both written with a scale or both large
                 if o.family in ("ratio", "percent", "money"):
@@ -527,7 +555,7 @@ class _Extractor:
     # ------------------------------------------------------------------ subjects
     def _title_subject(self) -> dict:
         title = self.doc.title or ""
-        head = re.search(r"(?m)^\s*#\s+(.+)$", self.text[:3000])
+        head = _P13.search(self.text[:3000])
         first_line = self.text[:300].split("\n", 1)[0]
         probe = " ".join(x for x in (title, head.group(1) if head else "", first_line) if x)
         sub_names = find_names(probe, self.v)
@@ -627,7 +655,7 @@ class _Extractor:
             scope = self._scope_from_context(c, lo, hi)
             if scope is None and claim.family == "token_throughput":
                 scope = self._scope_from_context(c, max(s_start, c.start - 120), c.start)
-            if scope == "aggregate" and claim.family == "token_throughput" and not re.search(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined", text[lo:hi]):
+            if scope == "aggregate" and claim.family == "token_throughput" and not _P14.search(text[lo:hi]):
                 scope = None
             if scope is not None and (claim.family != "tokens" or scope == "aggregate"):
                 claim.scope = scope
@@ -688,14 +716,14 @@ class _Extractor:
         # "a P90 of 196" / "Median input ... is 142K"
         if hits:
             s, e, name = hits[-1]
-            if name != "peak" or re.search(r"(?i)peak|max", text[s:e]):
+            if name != "peak" or _P15.search(text[s:e]):
                 return name
         nxt = self._next_start(c, s_end)
         hi = min(nxt, c.after_unit + 30)
         for s, e, name in self.v.statistics.finditer(text, c.end, hi):
-            if re.match(r"\s+(?:of|=)", text[e:e + 4]):
+            if _P16.match(text[e:e + 4]):
                 continue
-            if name == "peak" and not re.search(r"(?i)peak|max", text[s:e]):
+            if name == "peak" and not _P17.search(text[s:e]):
                 continue
             return name
         return None
@@ -715,11 +743,11 @@ class _Extractor:
         w = (lead + " " + window).lower()
         if "cache hit" in w or "cached" in w:
             return "cached_input"
-        if re.search(r"\b(?:output|generated|decode)\b", w):
+        if _P18.search(w):
             return "output"
-        if re.search(r"\b(?:input|prompt|prefill)\b", w):
+        if _P19.search(w):
             return "input"
-        if re.search(r"\btotal\b", w):
+        if _P20.search(w):
             return "total"
         return None
 
@@ -763,17 +791,17 @@ class _Extractor:
                 if re.search(rf"(?i)\b{word}\b", table.caption):
                     stat = name
                     break
-        if stat == "peak" and not re.search(r"(?i)peak|max", header + " " + table.caption):
+        if stat == "peak" and not _P21.search(header + " " + table.caption):
             stat = None
         claim.statistic = stat
         claim.phase = v.phases.first(header) if claim.family in ("latency", "token_throughput") else None
         if claim.family == "token_throughput" and not claim.token_kind:
-            claim.token_kind = "output" if re.search(r"(?i)\bout(?:put)?\b", header) else None
+            claim.token_kind = "output" if _P22.search(header) else None
         # conditions from the row's other cells, by their headers
         for other in row.cells:
             h = table.column_header(other.col).lower()
             val = other.text.strip().strip("*")
-            if not re.fullmatch(r"[\d,.]+[kK]?", val):
+            if not _P23.fullmatch(val):
                 continue
             try:
                 num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
@@ -783,11 +811,11 @@ class _Extractor:
                 claim.batch_size = num
             elif "concurren" in h and claim.concurrency is None:
                 claim.concurrency = num
-            elif re.search(r"\b(?:tp|tensor)\b", h) and claim.parallelism is None:
+            elif _P24.search(h) and claim.parallelism is None:
                 claim.parallelism = f"TP{int(num)}"
-            elif re.search(r"input|isl|prompt", h) and claim.isl is None and other is not cl:
+            elif _P25.search(h) and claim.isl is None and other is not cl:
                 claim.isl = num
-            elif re.search(r"output|osl", h) and claim.osl is None and other is not cl and "throughput" not in h:
+            elif _P26.search(h) and claim.osl is None and other is not cl and "throughput" not in h:
                 claim.osl = num
 
 

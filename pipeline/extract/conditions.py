@@ -12,31 +12,36 @@ from dataclasses import dataclass
 
 import re
 
-import regex
 
 from pipeline.extract.masks import Span
 from pipeline.extract.numbers import _SMALL
 from pipeline.vocab.loader import NamedPatterns, Vocab
 
+# Patterns used inside functions, compiled once.
+_P0 = re.compile(r"\s+")
+_P1 = re.compile(r"\s+")
+_P2 = re.compile(r"(?i)batch|bs|max")
+_P3 = re.compile(r"\s+")
+
 _COUNT = r"(?P<count>\d{1,5}|" + "|".join(w for w in _SMALL if " " not in w and w not in ("zero", "half")) + r"|a\s+single|single|one)"
-_COUNT_BEFORE_RE = regex.compile(
-    _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", regex.I
+_COUNT_BEFORE_RE = re.compile(
+    _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", re.I
 )
-_COUNT_AFTER_RE = regex.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", regex.I)
-_PARALLEL_RE = regex.compile(r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b|\b\d+-way\s+(?:tensor|expert|pipeline)\s+parallel\w*", regex.I)
-_CONCURRENCY_RE = regex.compile(
+_COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
+_PARALLEL_RE = re.compile(r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b|\b\d+-way\s+(?:tensor|expert|pipeline)\s+parallel\w*", re.I)
+_CONCURRENCY_RE = re.compile(
     r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d[\d,]*)\b"
     r"|\b(?P<n2>\d[\d,]*)\s+concurrent\s+(?:users|requests|sessions|streams)\b",
-    regex.I,
+    re.I,
 )
-_ISL_OSL_RE = regex.compile(
+_ISL_OSL_RE = re.compile(
     r"\b(?:ISL\s*/\s*OSL|input\s*/\s*output(?:\s+lengths?)?)\s*(?:=|:|of)?\s*\(?(?P<i>\d+(?:\.\d+)?[kK]?)\s*/\s*(?P<o>\d+(?:\.\d+)?[kK]?)"
     r"|\bIL\s?(?P<i2>\d+[kK]?)\s*[-/,]\s*OL\s?(?P<o2>\d+[kK]?)"
     r"|\b(?P<i3>\d+(?:\.\d+)?[kK])\s*/\s*(?P<o3>\d+(?:\.\d+)?[kK])\b",
-    regex.I,
+    re.I,
 )
-_PRICE_AT_RE = regex.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", regex.I)
-_PARAM_SIZE_RE = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
+_PRICE_AT_RE = re.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", re.I)
+_PARAM_SIZE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
 
 
 def _num(s: str) -> float | None:
@@ -76,7 +81,7 @@ def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> lis
     for n in names:
         if n.kind == "system" and start <= n.start and n.end <= end:
             acc, count = n.name.split(":")
-            label = re.sub(r"\s+", " ", text[n.start:n.end])
+            label = _P0.sub(" ", text[n.start:n.end])
             out.append(Hardware(f"{count} x {acc} ({label})", acc, int(count), n.start, n.end))
             taken.append((n.start, n.end))
     for n in names:
@@ -140,7 +145,7 @@ def named_near(pat: NamedPatterns, text: str, start: int, end: int, pos: int, fi
 
 
 def parallelism(text: str, start: int, end: int) -> str | None:
-    found = [re.sub(r"\s+", "", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
+    found = [_P1.sub("", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
     return ", ".join(dict.fromkeys(found)) or None
 
 
@@ -150,7 +155,7 @@ def concurrency(text: str, start: int, end: int) -> tuple[float | None, float | 
         n = _num(m.group("n") or m.group("n2"))
         if n is None:
             continue
-        if re.match(r"(?i)batch|bs|max", m.group(0)):
+        if _P2.match(m.group(0)):
             batch = batch if batch is not None else n
         else:
             conc = conc if conc is not None else n
@@ -169,7 +174,7 @@ def isl_osl(text: str, start: int, end: int) -> tuple[float | None, float | None
 def price_basis(vocab: Vocab, text: str, start: int, end: int) -> str | None:
     m = _PRICE_AT_RE.search(text, start, end)
     if m:
-        return re.sub(r"\s+", " ", m.group(0)[3:]).strip()
+        return _P3.sub(" ", m.group(0)[3:]).strip()
     return vocab.price_basis.first(text[start:end])
 
 

@@ -10,7 +10,6 @@ import bisect
 import re
 from dataclasses import dataclass
 
-import regex
 
 from pipeline.extract.numbers import ascii_lower
 from pipeline.vocab.loader import Vocab
@@ -45,7 +44,7 @@ _LOCAL_PATTERNS = [
     r"\b[pP]\d{2}(?:\.\d+)?\b", r"\bTop-?\d+\b", r"\bIL\d+\b|\bOL\d+\b", r"\b[A-Z]{1,4}\d+[A-Za-z]*\b",
     r"\b(?:NVL|NVLink|PCIe|Gen|DDR|HBM|LPDDR|CUDA|ROCm|Python|sm_?)\s?\d+(?:\.\d+)*[a-z]?\b",
 ]
-_GLOBAL_RE = regex.compile("|".join(f"(?:{p})" for p in _GLOBAL_PATTERNS), regex.S)
+_GLOBAL_RE = re.compile("|".join(f"(?:{p})" for p in _GLOBAL_PATTERNS), re.S)
 _LOCAL_RE = re.compile("|".join(f"(?:{p})" for p in _LOCAL_PATTERNS))
 
 

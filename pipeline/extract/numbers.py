@@ -48,8 +48,8 @@ _NUM = (
 NUMBER_RE = re.compile(_NUM, re.I)
 RATIO_WORD_RE = re.compile(rf"\b(?:{_RATIO})\b", re.I)
 # Between two numbers of a range: "20–22", "2.5-3.4x", "105~118%", "30 to 200".
-RANGE_SEP_RE = regex.compile(r"\s?(?:–|—|-|~|to|through)\s?(?=[\d.$])", regex.I)
-BETWEEN_RE = regex.compile(r"\b(?:between|from)\s+$", regex.I)
+RANGE_SEP_RE = re.compile(r"\s?(?:–|—|-|~|to|through)\s?(?=[\d.$])", re.I)
+BETWEEN_RE = re.compile(r"\b(?:between|from)\s+$", re.I)
 
 
 @dataclass
@@ -114,9 +114,8 @@ def ascii_lower(text: str) -> str:
     """Lower-case A-Z only: unlike str.lower() it never changes the length (İ -> i̇), so
     offsets found in the copy are offsets in the text."""
     low = text.lower()
-    if len(low) == len(text) and low.isascii() == text.isascii():
-        return low if text.isascii() else text.translate(_ASCII_LOWER)
-    return text.translate(_ASCII_LOWER)
+    # lower() only ever lengthens a character (İ -> i̇); equal length means one to one
+    return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
 _SPELLED_RE = re.compile(r"\b(?:" + "|".join(sorted(_SPELLED_FIRST, key=len, reverse=True)) + r")\b")

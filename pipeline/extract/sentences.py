@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import re
 
-import regex
+# Patterns used inside functions, compiled once.
+_P0 = re.compile(r"([\w.]+)[.!?]$")
+
 
 _ABBREV = {
     "e.g", "i.e", "vs", "etc", "dr", "mr", "ms", "fig", "figs", "no", "approx", "al", "ca",
@@ -20,9 +22,9 @@ _ABBREV = {
     "sep", "sept", "oct", "nov", "dec", "v.s", "u.s", "st", "max", "min", "avg", "est",
 }
 # Sentence end: punctuation, optional closing quotes/brackets/emphasis, space, then a start.
-_END_RE = regex.compile(r"[.!?][\"'”’)\]*_]*(?=\s+[\"'“‘(\[*_]*[A-Z0-9$#])")
-_LINE_RE = regex.compile(r"[^\n]*(?:\n|$)")
-_STRUCT_RE = regex.compile(
+_END_RE = re.compile(r"[.!?][\"'”’)\]*_]*(?=\s+[\"'“‘(\[*_]*[A-Z0-9$#])")
+_LINE_RE = re.compile(r"[^\n]*(?:\n|$)")
+_STRUCT_RE = re.compile(
     r"^\s*(?:\||#{1,6}\s|[-*+•▪◦·o]\s|\d{1,2}[.)]\s|>\s|<[a-z]|\*\*[^*]+\*\*\s*$)"
 )
 
@@ -102,7 +104,7 @@ def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
         para_out.append((ps, pe))
         start = ps
         for m in _END_RE.finditer(text, ps, pe):
-            word = re.search(r"([\w.]+)[.!?]$", text[max(ps, m.start() - 12): m.start() + 1])
+            word = _P0.search(text[max(ps, m.start() - 12): m.start() + 1])
             if word and word.group(1).lower().rstrip(".") in _ABBREV:
                 continue
             # "2.5" never reaches here (no space after the point); "No. 3" is an abbreviation.

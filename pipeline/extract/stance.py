@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 
-import regex
+# Patterns used inside functions, compiled once.
+_P0 = re.compile(r"\s+")
+_P1 = re.compile(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})")
+_P2 = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b")
+
 
 _COMPARATORS = [
     (r"(?:not|n't)\s+as\s+\w+\s+as", "<"),
@@ -18,33 +22,33 @@ _COMPARATORS = [
     (r"(?:less\s+than|fewer\s+than|lower\s+than|under|below|sub-?|short\s+of)", "<"),
     (r"(?:about|around|roughly|nearly|almost|approximately|approx\.?|circa|ca\.|close\s+to|some|~|≈|an\s+estimated|on\s+the\s+order\s+of)", "~"),
 ]
-_COMP_RE = regex.compile(
+_COMP_RE = re.compile(
     r"(?:" + "|".join(f"(?P<c{i}>{p})" for i, (p, _) in enumerate(_COMPARATORS)) + r")"
     r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|about|around|some))*\s*[*_]*\s*\\?\$?\s*$",
-    regex.I,
+    re.I,
 )
-_PLUS_AFTER_RE = regex.compile(r"^\s?\+|^\s+or\s+(?:more|higher|above|greater)\b")
-_LESS_AFTER_RE = regex.compile(r"^\s+or\s+(?:less|lower|fewer|below)\b")
+_PLUS_AFTER_RE = re.compile(r"^\s?\+|^\s+or\s+(?:more|higher|above|greater)\b")
+_LESS_AFTER_RE = re.compile(r"^\s+or\s+(?:less|lower|fewer|below)\b")
 
-_NEG_RE = regex.compile(
+_NEG_RE = re.compile(
     r"\b(?:no|not|never|neither|nor|none|without|cannot|can't|isn't|wasn't|aren't|doesn't|didn't|don't|lacks?|fails?\s+to|nothing)\b",
-    regex.I,
+    re.I,
 )
-_HYPO_RE = regex.compile(
+_HYPO_RE = re.compile(
     r"\b(?:if|would|could|might|may|assum(?:e|es|ing|ption)|suppos(?:e|ing)|hypothetical(?:ly)?|imagine|expected\s+to|projected|estimated|should)\b",
-    regex.I,
+    re.I,
 )
-_QUESTION_RE = regex.compile(r"\b(?:whether|is\s+it|can\s+it|does\s+it)\b", regex.I)
+_QUESTION_RE = re.compile(r"\b(?:whether|is\s+it|can\s+it|does\s+it)\b", re.I)
 _REPORT_VERBS = (
     r"(?:reports?|reported|lists?|listed|says|said|states|stated|claims?|claimed|quotes?|quoted|"
     r"cites?|cited|announced|puts?|gives?|publishe[sd]|writes?|wrote|credits?|records?|shows?|showed)"
 )
-_REPORTER_RE = regex.compile(
+_REPORTER_RE = re.compile(
     r"(?P<who>(?:(?:[A-Z][\w.\-]*|[a-z][\w\-]*)(?:'s|’s)?\s+){0,3}?"
     r"(?:[A-Z][\w.\-]*[a-zA-Z]|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker))"
     r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+)?" + _REPORT_VERBS + r"\b",
 )
-_ACCORDING_RE = regex.compile(r"\b(?:according\s+to|per|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to|from)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
+_ACCORDING_RE = re.compile(r"\b(?:according\s+to|per|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to|from)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
 _VERB_RE = re.compile(r"\b" + _REPORT_VERBS + r"\b")
 _NOT_REPORTERS = {"we", "our", "this", "figure", "table", "fig", "chart", "graph", "results", "it", "which", "that", "i", "he", "she", "they"}
 
@@ -66,7 +70,7 @@ def comparator(before: str, after: str) -> str:
 
 def _clean_who(who: str) -> str | None:
     who = re.sub(r"^(?:the|a|an|its|their|his|her)\s+", "", who.strip(), flags=re.I)
-    who = re.sub(r"\s+", " ", who).strip(" ,.;:")
+    who = _P0.sub(" ", who).strip(" ,.;:")
     if not who or who.split()[0].lower() in _NOT_REPORTERS:
         return None
     return who
@@ -83,10 +87,10 @@ def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) 
         if m and (m.re is _ACCORDING_RE and ("according" in m.group(0).lower() or "credited" in m.group(0).lower() or "reported" in m.group(0).lower() or "attributed" in m.group(0).lower())):
             asserted_by = _clean_who(m.group("who"))
         else:
-            m2 = re.match(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})", sentence_after)
+            m2 = _P1.match(sentence_after)
             if m2:
                 asserted_by = _clean_who(m2.group("who"))
-    clause = re.split(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b", sentence_before)[-1]
+    clause = _P2.split(sentence_before)[-1]
     if _NEG_RE.search(clause):
         return "negated", asserted_by
     if sentence.rstrip().endswith("?") or _QUESTION_RE.search(clause):

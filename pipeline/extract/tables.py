@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 
 import re
 
-import regex
+# Patterns used inside functions, compiled once.
+_P0 = re.compile(r"(?<!\\)\|")
 
-_ROW_RE = regex.compile(r"(?m)^[ \t]*\|.*$")
-_SEP_RE = regex.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_STRIP_RE = regex.compile(r"<[^>]+>|\*\*|__|`")
+
+_ROW_RE = re.compile(r"(?m)^[ \t]*\|.*$")
+_SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_STRIP_RE = re.compile(r"<[^>]+>|\*\*|__|`")
 
 
 @dataclass
@@ -55,7 +57,7 @@ def _cells(text: str, s: int, e: int) -> list[Cell]:
     line = text[s:e]
     cells = []
     # Split on unescaped pipes; the leading pipe opens the first cell.
-    positions = [m.start() for m in re.finditer(r"(?<!\\)\|", line)]
+    positions = [m.start() for m in _P0.finditer(line)]
     if not positions:
         return cells
     if line[: positions[0]].strip():

@@ -7,19 +7,22 @@ from dataclasses import dataclass
 
 import re
 
-import regex
 
 from pipeline.vocab.loader import UnitEntry, Vocab
 
-_GAP_RE = regex.compile(r"\+?[ \u00a0]?(?:\*\*|__)?[ \u00a0]?")
-_CURRENCY_BEFORE_RE = regex.compile(r"(?:US\$|USD\s?|\\?\$|€|EUR\s?)(?:\*\*)?$")
-_CURRENCY_AFTER_RE = regex.compile(r"\s?(?:USD|dollars?|US dollars)\b")
-_CENTS_RE = regex.compile(r"\s?(?:cents?|¢)")
-_PER_BASIS_RE = regex.compile(
+# Patterns used inside functions, compiled once.
+_P0 = re.compile(r"(?:1\s?)?(?:m|million|1m)\b")
+_P1 = re.compile(r"(?:1\s?)?(?:k|thousand|1k)\b")
+
+_GAP_RE = re.compile(r"\+?[ \u00a0]?(?:\*\*|__)?[ \u00a0]?")
+_CURRENCY_BEFORE_RE = re.compile(r"(?:US\$|USD\s?|\\?\$|€|EUR\s?)(?:\*\*)?$")
+_CURRENCY_AFTER_RE = re.compile(r"\s?(?:USD|dollars?|US dollars)\b")
+_CENTS_RE = re.compile(r"\s?(?:cents?|¢)")
+_PER_BASIS_RE = re.compile(
     r"\s*(?:in\s+\w+\s+)?(?:/|per\s+|an?\s+|each\s+)(?P<basis>"
     r"(?:GPU[- ]?(?:hour|hr|h)s?|GPU\s*/\s*(?:hour|hr|h)|(?:1\s?)?(?:M|million|1M|K|thousand|1K|B|billion)\s+(?:\w+\s+)?tokens?|"
     r"(?:M|1M|K|1K)\b|hour|hr|h\b|day|month|year|node[- ]hour|instance[- ]hour|request|query|user|GPU|token|million))",
-    regex.I,
+    re.I,
 )
 
 
@@ -62,11 +65,11 @@ def currency_before(text: str, pos: int) -> str | None:
     return m.group(0).replace("**", "").strip() if m else None
 
 
-def currency_after(text: str, pos: int, limit: int) -> regex.Match[str] | None:
+def currency_after(text: str, pos: int, limit: int) -> re.Match[str] | None:
     return _CURRENCY_AFTER_RE.match(text, pos, limit)
 
 
-def cents_after(text: str, pos: int, limit: int) -> regex.Match[str] | None:
+def cents_after(text: str, pos: int, limit: int) -> re.Match[str] | None:
     return _CENTS_RE.match(text, pos, limit)
 
 
@@ -79,9 +82,9 @@ def per_basis(text: str, pos: int, limit: int) -> tuple[str, int] | None:
     low = basis.lower()
     if low.startswith("gpu") and ("h" in low[3:]):
         basis = "GPU-hour"
-    elif re.match(r"(?:1\s?)?(?:m|million|1m)\b", low):
+    elif _P0.match(low):
         basis = "million tokens" if ("token" in low or low in ("m", "1m", "million")) else basis
-    elif re.match(r"(?:1\s?)?(?:k|thousand|1k)\b", low):
+    elif _P1.match(low):
         basis = "thousand tokens"
     elif low in ("hr", "h"):
         basis = "hour"

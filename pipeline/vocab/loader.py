@@ -17,7 +17,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import regex
 
 FILES = ("units", "hardware", "models", "engines", "conditions", "scopes")
 
@@ -90,12 +89,12 @@ def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I) ->
 
 @dataclass
 class Vocab:
-    units: list[tuple[regex.Pattern[str], UnitEntry]]
-    unit_pattern: regex.Pattern[str]
+    units: list[tuple[re.Pattern[str], UnitEntry]]
+    unit_pattern: re.Pattern[str]
     unit_entries: list[UnitEntry]
     accelerators: NamedPatterns
-    systems: list[tuple[regex.Pattern[str], str, int]]
-    system_pattern: regex.Pattern[str]
+    systems: list[tuple[re.Pattern[str], str, int]]
+    system_pattern: re.Pattern[str]
     model_families: list[str]
     model_variants: list[str]
     model_aliases: dict[str, str]           # lower-case spelling -> canonical
@@ -107,12 +106,12 @@ class Vocab:
     phases: NamedPatterns
     workloads: NamedPatterns
     price_basis: NamedPatterns
-    scope_suffix: list[tuple[regex.Pattern[str], str]]
+    scope_suffix: list[tuple[re.Pattern[str], str]]
     scope_context: NamedPatterns
     extra: dict[str, Any] = field(default_factory=dict)
 
     def canonical_model(self, name: str) -> str:
-        key = regex.sub(r"[\s_\-]+", " ", name.strip().lower())
+        key = re.sub(r"[\s_\-]+", " ", name.strip().lower())
         return self.model_aliases.get(key, name.strip())
 
 
@@ -125,39 +124,39 @@ def load(extra_dir: str | None = None) -> Vocab:
     groups = []
     entries = []
     for i, u in enumerate(sorted(raw["units"]["unit"], key=lambda u: -len(u["pattern"]))):
-        flags = 0 if u.get("case") else regex.I
+        flags = 0 if u.get("case") else re.I
         entry = UnitEntry(
             unit=u["unit"], family=u["family"], factor=float(u.get("factor", 1.0)),
             scope=u.get("scope"), token_kind=u.get("token_kind"), phase=u.get("phase"),
             per_basis=u.get("per_basis"),
         )
-        units.append((regex.compile(u["pattern"], flags), entry))
+        units.append((re.compile(u["pattern"], flags), entry))
         entries.append(entry)
         groups.append(f"(?{'i' if flags else '-i'}:{u['pattern']})")
     # One alternation with a group per entry; the regex engine tries them in order, and the
     # order is longest-pattern-first, a cheap stand-in for "longest match wins".
-    unit_pattern = regex.compile("|".join(f"({g})" for g in groups))
+    unit_pattern = re.compile("|".join(f"({g})" for g in groups))
 
     hw = raw["hardware"]
     systems = []
     for s in hw.get("system", []):
         systems.append((re.compile(rf"(?<![\w-]){s['pattern']}(?![\w])", re.I), s["accelerator"], int(s["count"])))
-    system_pattern = regex.compile(
-        "|".join(rf"(?:{s['pattern']})" for s in hw.get("system", [])) or "(?!)", regex.I
+    system_pattern = re.compile(
+        "|".join(rf"(?:{s['pattern']})" for s in hw.get("system", [])) or "(?!)", re.I
     )
 
     models = raw["models"]
     aliases: dict[str, str] = {}
     for canon, spellings in models.get("aliases", {}).items():
         for sp in [canon, *spellings]:
-            aliases[regex.sub(r"[\s_\-]+", " ", sp.lower())] = canon
+            aliases[re.sub(r"[\s_\-]+", " ", sp.lower())] = canon
 
     cond = raw["conditions"]
     scopes = raw["scopes"]
     suffix = []
     for scope, pats in scopes.get("suffix", {}).items():
         for p in pats:
-            suffix.append((regex.compile(p, regex.I), scope))
+            suffix.append((re.compile(p, re.I), scope))
     return Vocab(
         units=units,
         unit_pattern=unit_pattern,
