@@ -15,18 +15,18 @@ _P2 = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b")
 
 
 _COMPARATORS = [
-    (r"(?:not|n't)\s+as\s+\w+\s+as", "<"),
+    (r"(?:not|isn't|aren't|wasn't|weren't|doesn't|don't|didn't)\s+as\s+\w+\s+as", "<"),
     (r"(?:more\s+than|greater\s+than|higher\s+than|over|above|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|top(?:s|ped)?|beyond|past|north\s+of|in\s+excess\s+of|upwards\s+of|breach(?:es|ed)?)", ">"),
     (r"(?:at\s+least|no\s+less\s+than|a\s+minimum\s+of|min(?:imum)?\.?|reach(?:es|ed|ing)?|hit(?:s|ting)?)", ">="),
     (r"(?:up\s+to|as\s+(?:much|many|high|fast|large)\s+as|at\s+most|no\s+more\s+than|a\s+maximum\s+of|max(?:imum)?\.?|capped\s+at)", "<="),
     (r"(?:less\s+than|fewer\s+than|lower\s+than|under|below|sub-?|short\s+of)", "<"),
     (r"(?:about|around|roughly|nearly|almost|approximately|approx\.?|circa|ca\.|close\s+to|some|~|≈|an\s+estimated|on\s+the\s+order\s+of)", "~"),
 ]
-_COMP_RE = re.compile(
-    r"(?:" + "|".join(f"(?P<c{i}>{p})" for i, (p, _) in enumerate(_COMPARATORS)) + r")"
-    r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|about|around|some))*\s*[*_]*\s*\\?\$?\s*$",
-    re.I,
+_COMP_WORD_RE = re.compile(
+    r"(?<![\w-])(?:" + "|".join(f"(?P<c{i}>{p})" for i, (p, _) in enumerate(_COMPARATORS)) + r")", re.I
 )
+# what may stand between the comparator and the number: "about the", "up to **", "over $"
+_COMP_FILLER_RE = re.compile(r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|about|around|some))*\s*[*_]*\s*\\?\$?\s*", re.I)
 _PLUS_AFTER_RE = re.compile(r"^\s?\+|^\s+or\s+(?:more|higher|above|greater)\b")
 _LESS_AFTER_RE = re.compile(r"^\s+or\s+(?:less|lower|fewer|below)\b")
 
@@ -59,13 +59,19 @@ def comparator(before: str, after: str) -> str:
         return ">="
     if _LESS_AFTER_RE.match(after):
         return "<="
-    m = _COMP_RE.search(before[-60:])
-    if m:
-        for i, (_, comp) in enumerate(_COMPARATORS):
-            if m.group(f"c{i}"):
-                # "min"/"max" only count as comparators when written as such ("max. 5")
-                return comp
+    tail = before[-60:]
+    # the last comparator word whose remainder up to the number is only filler
+    for m in reversed(list(_COMP_WORD_RE.finditer(tail))):
+        if _COMP_FILLER_RE.fullmatch(tail, m.end()):
+            return _COMPARATORS[_group_index(m)][1]
     return "="
+
+
+def _group_index(m: re.Match) -> int:
+    for i in range(len(_COMPARATORS)):
+        if m.group(f"c{i}") is not None:
+            return i
+    return 0
 
 
 def _clean_who(who: str) -> str | None:
