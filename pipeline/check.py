@@ -532,7 +532,8 @@ class Checker:
             pool = [c for c in cmps if c.scope in ("same", "free")]
             relaxed = bool(pool)
         exact = [c for c in cmps if c.exact]
-        if len(exact) > 1 and any(c.refutes for c in exact):
+        subject = f.model or f.hardware or f.accelerator
+        if subject and len(exact) > 1 and any(c.refutes for c in exact):
             lo = min(exact, key=lambda c: c.claim.value)
             hi = max(exact, key=lambda c: c.claim.value)
             sentences.append(

@@ -272,6 +272,30 @@ class OutFormat(str, Enum):
     json = "json"
 
 
+@app.command("trace")
+def trace_cmd(
+    claim_id: str = typer.Argument(..., help="A claim id (or a unique prefix of one)."),
+    db: Optional[str] = DbOption,
+    fmt: OutFormat = typer.Option(OutFormat.text, "--format", "-f", help="text or json."),
+    debug: bool = DebugOption,
+) -> None:
+    """One figure's chain: where it appears, whom it cites, what supports or contradicts it."""
+    from pipeline.report.record import open_record
+    from pipeline.trace import TraceError, format_trace, trace
+
+    _State.debug = _State.debug or debug
+    record = open_record(db)
+    try:
+        t = trace(claim_id, record)
+    except TraceError as exc:
+        raise UserError(str(exc)) from None
+    if fmt is OutFormat.json:
+        json.dump(t.to_dict(), sys.stdout, default=_json_default, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(format_trace(t))
+
+
 @app.command("check")
 def check_cmd(
     text: str = typer.Argument(..., help='A claim in plain words, e.g. "X topped 1,000 tokens/s per user".'),
