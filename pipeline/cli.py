@@ -272,6 +272,25 @@ class OutFormat(str, Enum):
     json = "json"
 
 
+@app.command("report")
+def report_cmd(
+    db: Optional[str] = DbOption,
+    output: Path = typer.Option(Path("."), "-o", "--output",
+                                help="Folder for report.html and report.md (created if missing)."),
+    debug: bool = DebugOption,
+) -> None:
+    """Write report.html (one self-contained file) and report.md."""
+    from pipeline.report import write_report
+    from pipeline.report.record import open_record
+
+    _State.debug = _State.debug or debug
+    if output.exists() and not output.is_dir():
+        raise UserError(f"{output} is a file; -o takes a folder")
+    record = open_record(db)
+    html_path, md_path = write_report(record, output)
+    print(f"wrote {html_path} and {md_path}")
+
+
 @app.command("trace")
 def trace_cmd(
     claim_id: str = typer.Argument(..., help="A claim id (or a unique prefix of one)."),
