@@ -23,9 +23,9 @@ _ABBREV = {
 }
 # Sentence end: punctuation, optional closing quotes/brackets/emphasis, space, then a start.
 _END_RE = re.compile(r"[.!?][\"'”’)\]*_]*(?=\s+[\"'“‘(\[*_]*[A-Z0-9$#])")
-_LINE_RE = re.compile(r"[^\n]*(?:\n|$)")
-_STRUCT_RE = re.compile(
-    r"^\s*(?:\||#{1,6}\s|[-*+•▪◦·o]\s|\d{1,2}[.)]\s|>\s|<[a-z]|\*\*[^*]+\*\*\s*$)"
+_BREAK_LINE_RE = re.compile(
+    r"(?m)^(?:[ \t\r\f\v]*(?:\n|$)"
+    r"|(?P<struct>[ \t]*(?:\||#{1,6}\s|[-*+•▪◦·o]\s|\d{1,2}[.)]\s|>\s|<[a-z]|\*\*[^*\n]+\*\*[ \t]*(?=\n|$)).*(?:\n|$)))"
 )
 
 
@@ -62,38 +62,36 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
+def _split_at(paras: list[tuple[int, int]], breaks: list[int]) -> list[tuple[int, int]]:
+    """Cut paragraphs at page boundaries: a paragraph never runs across two PDF pages."""
+    out = []
+    for ps, pe in paras:
+        i = bisect.bisect_right(breaks, ps)
+        while i < len(breaks) and breaks[i] < pe:
+            out.append((ps, breaks[i]))
+            ps = breaks[i]
+            i += 1
+        out.append((ps, pe))
+    return out
+
+
 def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
     """Split ``text`` into paragraphs (blank lines, structural lines, page breaks) and sentences."""
     paras: list[tuple[int, int]] = []
-    breaks = set(page_breaks or [])
-    cur_start: int | None = None
-    cur_end = 0
-    for m in _LINE_RE.finditer(text):
+    # Lines that end a paragraph: blank ones, and structural ones (each its own paragraph).
+    # Only those are visited; the prose lines between them are skipped over in C.
+    cur = 0
+    for m in _BREAK_LINE_RE.finditer(text):
         s, e = m.start(), m.end()
-        if s == e:
-            break
-        line = m.group(0)
-        blank = not line.strip()
-        structural = bool(_STRUCT_RE.match(line))
-        if s in breaks and cur_start is not None:
-            paras.append((cur_start, cur_end))
-            cur_start = None
-        if blank:
-            if cur_start is not None:
-                paras.append((cur_start, cur_end))
-                cur_start = None
-            continue
-        if structural:
-            if cur_start is not None:
-                paras.append((cur_start, cur_end))
+        if s > cur:
+            paras.append((cur, s))
+        if m.group("struct") is not None:
             paras.append((s, e))
-            cur_start = None
-            continue
-        if cur_start is None:
-            cur_start = s
-        cur_end = e
-    if cur_start is not None:
-        paras.append((cur_start, cur_end))
+        cur = e
+    if cur < len(text):
+        paras.append((cur, len(text)))
+    if page_breaks:
+        paras = _split_at(paras, sorted(page_breaks))
 
     sents: list[tuple[int, int]] = []
     para_out: list[tuple[int, int]] = []
