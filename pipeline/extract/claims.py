@@ -17,7 +17,7 @@ from pipeline.extract import conditions as cond
 from pipeline.extract.masks import NumberMasks, Span, find_names
 from pipeline.extract.numbers import BETWEEN_RE, ascii_lower, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, Number, find_numbers
 from pipeline.extract.sentences import Segments, segment
-from pipeline.extract.stance import comparator, stance_and_source
+from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.tables import Table, TableIndex, clean, find_tables
 from pipeline.extract.units import UnitHit, cents_after, currency_after, currency_before, per_basis, read_unit
 from pipeline.model import Claim, Document
@@ -167,6 +167,7 @@ class _Extractor:
         self.masks.names_at = self.names_near
         self._row_cache: dict[tuple, tuple] = {}
         self._sent_cache: dict[int, tuple] = {}
+        self._cue_cache: dict[int, bool] = {}
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
 
@@ -631,8 +632,11 @@ class _Extractor:
             self._table_conditions(claim, c)
         else:
             self._sentence_conditions(claim, c, s_start, s_end, p_start, win_start, win_end)
-        stance, who = stance_and_source(before, after, text[s_start:s_end])
-        claim.stance, claim.asserted_by = stance, who
+        cues = self._cue_cache.get(s_start)
+        if cues is None:
+            cues = self._cue_cache[s_start] = has_cues(text[s_start:s_end])
+        if cues:
+            claim.stance, claim.asserted_by = stance_and_source(before, after, text[s_start:s_end])
         if claim.family == "token_throughput" and not claim.scope:
             claim.scope = "unspecified"
         if claim.model:

@@ -48,7 +48,7 @@ _REPORTER_RE = re.compile(
     r"(?:[A-Z][\w.\-]*[a-zA-Z]|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker))"
     r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+)?" + _REPORT_VERBS + r"\b",
 )
-_ACCORDING_RE = re.compile(r"\b(?:according\s+to|per|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to|from)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
+_ACCORDING_RE = re.compile(r"\b(?:according\s+to|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
 _VERB_RE = re.compile(r"\b" + _REPORT_VERBS + r"\b")
 _NOT_REPORTERS = {"we", "our", "this", "figure", "table", "fig", "chart", "graph", "results", "it", "which", "that", "i", "he", "she", "they"}
 
@@ -80,6 +80,12 @@ def _clean_who(who: str) -> str | None:
     if not who or who.split()[0].lower() in _NOT_REPORTERS:
         return None
     return who
+
+
+def has_cues(sentence: str) -> bool:
+    """Whether a sentence holds any word that can change a figure's stance or source; most
+    do not, and then every figure in them is simply asserted."""
+    return "?" in sentence or any(p.search(sentence) for p in (_NEG_RE, _HYPO_RE, _QUESTION_RE, _VERB_RE, _ACCORDING_RE))
 
 
 def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) -> tuple[str, str | None]:
