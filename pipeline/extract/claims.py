@@ -168,6 +168,7 @@ class _Extractor:
         self._row_cache: dict[tuple, tuple] = {}
         self._sent_cache: dict[int, tuple] = {}
         self._cue_cache: dict[int, bool] = {}
+        self._names_in_cache: dict[tuple, list] = {}
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
 
@@ -573,7 +574,14 @@ class _Extractor:
         return names
 
     def _names_in(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
-        return [(n.start, n.end, n.name) for n in self.names_near(start) if n.kind == kind and start <= n.start and n.end <= end]
+        key = (kind, start, end)
+        hit = self._names_in_cache.get(key)
+        if hit is None:
+            hit = self._names_in_cache[key] = [
+                (n.start, n.end, n.name) for n in self.names_near(start)
+                if n.kind == kind and start <= n.start and n.end <= end
+            ]
+        return hit
 
     def _own(self, c: "Cand | None", s_start: int) -> tuple[int, int] | None:
         """The figure's own stretch when another figure precedes it in its sentence."""

@@ -35,11 +35,17 @@ class UnitHit:
     scope_end: int | None = None
 
 
+_UNIT_FIRST = set("%×-µμ/")
+
+
 def read_unit(text: str, pos: int, vocab: Vocab, limit: int | None = None) -> UnitHit | None:
     """The unit starting at ``pos`` (after at most a space or emphasis marks), if any."""
     limit = len(text) if limit is None else limit
     g = _GAP_RE.match(text, pos, limit)
     start = g.end() if g else pos
+    first = text[start:start + 1]
+    if not first or not (first.isalpha() or first in _UNIT_FIRST or first.isspace()):
+        return None  # most numbers end at a space, a comma or a table pipe: no unit to try
     m = vocab.unit_pattern.match(text, start, limit)
     if not m:
         return None
