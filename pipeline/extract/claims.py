@@ -405,9 +405,9 @@ class _Extractor:
                 ref = None
                 # 1. the same value given with a unit elsewhere in the document
                 # "batch sizes exceeding 64" repeats a setting's value, not a figure's
-                setting = bool(_CONDITION_BEFORE_RE.search(text[max(s_start, c.start - 40):c.start]))
-                src = None if setting else by_text.get(c.num.text.replace(",", ""))
-                if src is not None and src is not c and (c.num.value >= 10 or "." in c.num.text):
+                src = by_text.get(c.num.text.replace(",", ""))
+                if src is not None and src is not c and (c.num.value >= 10 or "." in c.num.text) \
+                        and not _CONDITION_BEFORE_RE.search(text, max(s_start, c.start - 40), c.start):
                     ref, c.ref_kind = src, "value"
                 # 2. "499,715 at 150 tok/s": a throughput stated at an operating point
                 if ref is None:

@@ -28,6 +28,7 @@ _COUNT_BEFORE_RE = re.compile(
     _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", re.I
 )
 _COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
+_PARALLEL_HINT_RE = re.compile(r"TP|EP|DP|PP|CP|-way", re.I)
 _PARALLEL_RE = re.compile(r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b|\b\d+-way\s+(?:tensor|expert|pipeline)\s+parallel\w*", re.I)
 _CONCURRENCY_RE = re.compile(
     r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d[\d,]*)\b"
@@ -145,6 +146,8 @@ def named_near(pat: NamedPatterns, text: str, start: int, end: int, pos: int, fi
 
 
 def parallelism(text: str, start: int, end: int) -> str | None:
+    if not _PARALLEL_HINT_RE.search(text, start, end):
+        return None
     found = [_P1.sub("", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
     return ", ".join(dict.fromkeys(found)) or None
 
