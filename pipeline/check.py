@@ -403,7 +403,8 @@ class Checker:
                 if basis and c.label == "price":
                     what += " " + basis[0].lower() + basis[1:]
                 out.append(("label_mismatch", c, f"is {what}, not {q.label}: a label mismatch"))
-            elif not c.differs and c.open and c.scope in ("same", "free", "open"):
+            elif not c.differs and c.open and c.scope in ("same", "free", "open") \
+                    and "model" not in c.open:
                 missing = list(c.open) + (["denominator"] if c.scope == "open" else [])
                 verb = "matches the number" if (f.comparator or "=") in ("=", "~") \
                     else "meets the figure"
@@ -528,8 +529,19 @@ class Checker:
         on = conditions(f)
         relaxed = False
         if not pool and on:
-            # nothing under the claim's conditions: the best figure on the bare quantity
-            pool = [c for c in cmps if c.scope in ("same", "free")]
+            # nothing under all the claim's conditions: the best figure on its model, else
+            # on the bare quantity (and say that the model has none)
+            same_model = [c for c in cmps if c.scope in ("same", "free")
+                          and "model" not in c.differs and "model" not in c.open]
+            if f.model and not same_model:
+                what = SCOPE_NOUNS.get(scope_key(f.scope) or "", "")
+                sentences.append(f"The primary record holds no {what} "
+                                 f"{FAMILY_NOUNS.get(f.family, 'figure')} figure on "
+                                 f"{f.model}.".replace("  ", " "))
+                on = [x for x in on if x != conditions(f)[0]] if f.model else on
+                pool = [c for c in cmps if c.scope in ("same", "free")]
+            else:
+                pool = same_model if f.model else [c for c in cmps if c.scope in ("same", "free")]
             relaxed = bool(pool)
         exact = [c for c in cmps if c.exact]
         subject = f.model or f.hardware or f.accelerator
@@ -553,9 +565,12 @@ class Checker:
             what = SCOPE_NOUNS.get(scope_key(f.scope) or "", "")
             noun = f"{best_word} {what} figure".replace("  ", " ")
             if relaxed:
-                sentences.append(f"No primary figure on this quantity matches the claim's "
-                                 f"conditions ({', '.join(on)}); the {noun} in the primary "
-                                 f"record is {self._desc(best)}, from {self._src(best.claim)}.")
+                lead = (f"No primary figure on this quantity matches the claim's conditions "
+                        f"({', '.join(on)}); the" if on else "The")
+                scope_of = f" on {f.model}" if f.model and "model" not in best.differs \
+                    and "model" not in best.open else (" on any model" if f.model else "")
+                sentences.append(f"{lead} {noun}{scope_of} in the primary record is "
+                                 f"{self._desc(best)}, from {self._src(best.claim)}.")
             else:
                 where = f" for {', '.join(on)}" if on else ""
                 sentences.append(f"The {noun}{where} in the primary record is "

@@ -96,7 +96,7 @@ def per_user_bars(record: Record) -> Chart | None:
                if c.family == "token_throughput" and c.scope == "per_user"
                and record.role(c) != "primary" and record.active(c)]
     plt = _plt()
-    sources = _colors([record.doc(c).short for c in prim])
+    sources = _colors([_src(record, c) for c in prim])
     h = 0.9 + 0.32 * len(prim)
     fig, ax = plt.subplots(figsize=(8.6, h))
     labels = []
@@ -104,15 +104,15 @@ def per_user_bars(record: Record) -> Chart | None:
         d = record.doc(c)
         size = record.params_of(c)
         sys_ = _system(c) + (f" ({fmt_number(size[0], 'count')})" if size else "")
-        labels.append(f"{sys_} — {d.short}")
-        ax.barh(i, c.value, color=sources[d.short], height=0.62)
+        labels.append(f"{_cut(sys_, 64)} — {_src(record, c)}")
+        ax.barh(i, c.value, color=sources[_src(record, c)], height=0.62, left=0)
         ax.text(c.value, i, f" {c.surface}", va="center", fontsize=8)
     ax.set_yticks(range(len(prim)), labels, fontsize=8)
     top = max(c.value for c in prim)
     lines: dict[float, list[str]] = {}
     for c in sorted(claimed, key=lambda c: c.value):
         lines.setdefault(c.value, [])
-        who = record.doc(c).short
+        who = _src(record, c)
         if who not in lines[c.value]:
             lines[c.value].append(who)
     for i, (v, who) in enumerate(sorted(lines.items())):
@@ -120,7 +120,12 @@ def per_user_bars(record: Record) -> Chart | None:
         ax.text(v, -0.55, f" claimed {fmt_number(v)} ({', '.join(who)})", color="#cf222e",
                 fontsize=7, rotation=90, va="bottom", ha="right")
         top = max(top, v)
-    ax.set_xlim(0, top * 1.22)
+    low = min(c.value for c in prim if c.value > 0) if any(c.value > 0 for c in prim) else 1
+    if top / low > 50:
+        ax.set_xscale("log")
+        ax.set_xlim(low / 2, top * 3)
+    else:
+        ax.set_xlim(0, top * 1.22)
     ax.set_ylim(-0.6, len(prim) - 0.4)
     ax.set_xlabel("tokens/s per user (primary documents)")
     ax.set_title("Per-user speed by system and source", pad=10)
@@ -150,11 +155,11 @@ def operating_points(record: Record) -> Chart | None:
     used_user: set[tuple[str, float]] = {(c.doc_id, op[c.id]) for c in gpu if c.id in op}
     users = [c for c in tp if c.scope == "per_user" and (c.doc_id, c.value) not in used_user
              and record.role(c) == "primary"]
-    if len(gpu) + len(users) < 2:
-        return None
+    if sum(1 for c in gpu if c.id in op) < 2:
+        return None      # without operating points the picture says nothing a table does not
     plt = _plt()
     all_pts = gpu + users
-    colors = _colors([record.doc(c).short for c in sorted(all_pts, key=lambda c: record.doc(c).order_key())])
+    colors = _colors([_src(record, c) for c in sorted(all_pts, key=lambda c: record.doc(c).order_key())])
     xmax = max([op[c.id] for c in gpu if c.id in op] + [c.value for c in users] + [1.0])
     ymax = max([c.value for c in gpu] + [1.0])
     bx, by = -0.10 * xmax, -0.10 * ymax
@@ -166,6 +171,7 @@ def operating_points(record: Record) -> Chart | None:
     ax.text(xmax * 1.44, by * 1.5, "per-user figure only", ha="right", va="bottom", fontsize=7,
             color="#57606a")
     n_label = 0
+    top_ids = {c.id for c in sorted(all_pts, key=lambda c: -c.value)[:4]}
     legend: dict[str, object] = {}
     rows = []
     placed: list[tuple[float, float]] = []
@@ -177,11 +183,12 @@ def operating_points(record: Record) -> Chart | None:
             y = c.value
         else:
             x, y = c.value, by
-        col = colors[d.short]
+        col = colors[_src(record, c)]
         h = ax.scatter([x], [y], s=46 if primary else 80, facecolors=col if primary else "none",
                        edgecolors=col, linewidths=1.6, zorder=3 if primary else 4)
-        legend.setdefault(f"{d.short} ({d.role})", h)
-        if n_label < MAX_LABELS:
+        legend.setdefault(f"{_src(record, c)} ({d.role})", h)
+        if n_label < MAX_LABELS and (c.id in op or len(all_pts) <= MAX_LABELS
+                                     or c.id in top_ids):
             # alternate above and below when a neighbour is close, so labels do not collide
             near = sum(1 for px, py in placed
                        if abs(px - x) < 0.12 * xmax and abs(py - y) < 0.08 * ymax)
@@ -202,14 +209,23 @@ def operating_points(record: Record) -> Chart | None:
                                  if v >= 0 else "")
     ax.xaxis.set_major_formatter(lambda v, _: f"{v:,.0f}" if v >= 0 else "")
     ax.set_title("Per-user speed against per-GPU throughput, by system and source")
-    ax.legend(list(legend.values()), list(legend.keys()), fontsize=7, loc="upper right",
-              frameon=False)
+    ax.legend(list(legend.values())[:12], list(legend.keys())[:12], fontsize=7,
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return Chart("chart-operating-points", "Per-user speed against per-GPU throughput",
                  "Each per-GPU figure sits at the per-user speed its document measured it at; "
                  "a per-GPU figure says nothing about how fast one user's answer streams. "
                  "Hollow markers: figures from secondary documents.",
                  to_svg(fig, "chart-operating-points"), rows,
                  ["path", "figure", "scope", "at per-user", "system", "start", "end", "page"])
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def _src(record: Record, c: Claim) -> str:
+    """The source's short name, cut to fit a label."""
+    return _cut(record.doc(c).short, 30)
 
 
 def _short(c: Claim) -> str:
