@@ -182,3 +182,26 @@ def test_cli_text_and_errors(corpus_db, run_cli, tmp_path):
     assert p.returncode == 2 and p.stderr.startswith("error: no database")
     p = run_cli("check", "no figures in this sentence", "--db", corpus_db, cwd=REPO, check=True)
     assert p.stdout.startswith("ambiguous: No figure")
+
+
+def test_pdf_evidence_carries_its_page(tmp_path, run_cli):
+    """A figure from page 2 of a primary PDF is cited with that page, in check and report."""
+    from conftest import write_pdf
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    write_pdf(folder / "bench.pdf", [["Falcon-180B serving notes", "We describe our setup."],
+                                     ["We measured Falcon-180B at 88 tokens/s per user",
+                                      "on 8 x H100 GPUs."]],
+              title="Falcon-180B serving notes", author="Test Lab")
+    (folder / "sources.csv").write_text("path,role,publisher,title,url,date\n"
+                                        "bench.pdf,primary,Test Lab,,,2027-01-05\n")
+    db = str(tmp_path / "p.duckdb")
+    run_cli("ingest", str(folder), "--db", db, "-q", cwd=REPO, check=True)
+    v = check("Falcon-180B reached 80 tokens per second per user", db)
+    assert v.verdict == "supported"
+    assert v.evidence[0].page == 2 and v.evidence[0].doc_path == "bench.pdf"
+    _spans_hold(db, v)
+    out = tmp_path / "out"
+    run_cli("report", "--db", db, "-o", str(out), cwd=REPO, check=True)
+    assert "p. 2" in (out / "report.html").read_text()
