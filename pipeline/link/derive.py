@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pipeline.model import Claim, Link
 
 from .consistency import generous_interval, value_matches
-from .prepare import Prepared
+from .prepare import Prepared, same_opt
 
 RATIO_FAMILIES = frozenset({"ratio", "percent"})
 BOUNDED = frozenset({"=", "~"})
@@ -57,8 +57,10 @@ def _quotient_range(family: str, form: str, lo: float, hi: float) -> tuple[float
 
 
 def _compatible(x: Prepared, y: Prepared) -> bool:
+    """Same family, unit and scope; the statistic agrees where both state it (a P90 826
+    and an unlabelled 575 from the same post are still the operands of "44% above")."""
     return (x.family == y.family and x.unit == y.unit and x.scope == y.scope
-            and x.statistic == y.statistic)
+            and same_opt(x.statistic, y.statistic))
 
 
 def _operand(c: Claim, p: Prepared) -> Operand | None:
