@@ -103,7 +103,13 @@ _BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|vers
 _NEXT_WORD_RE = re.compile(r"[ \t*_\"'”’]*([A-Za-z]+)")
 _RATIO_HINT_RE = re.compile(r"twice|doubl|tripl|quadrupl|halv|fold\b")
 _MODELISH_RE = re.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
-_TOKENISH_RE = re.compile(r"(?i)\btokens?\b|\bcontext\b")
+_TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|output|generated|decode|input|prompt|prefill|total)\b")
+_KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
+            "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
+_KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input"})
+_SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
+_SIZE_NOUN_AFTER_RE = re.compile(r"(?i)\+?\s*(?:[\w-]+\s+)?(tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
+_RATE_AFTER_RE = re.compile(r"(?i)\s*(?:/|per\s|a\s+second|every\s+second)")
 _NUMBER_WORD_RE = re.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
 
 
@@ -287,10 +293,16 @@ class _Extractor:
             sentence = text[s_start:s_end]
             in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(_P2.search(before))
             after_model = bool(self._name_just_before(n.start, "model"))
-            tok_before = list(_TOKENISH_RE.finditer(before))
-            if tok_before and (not _MODELISH_RE.search(before) or tok_before[-1].start() > _MODELISH_RE.search(before).start()):
+            # the noun right after the figure decides ("700B+ models", "608B tokens"); else
+            # the nearest one before it ("Total input tokens: 608B", "a model of 70B")
+            after = _SIZE_NOUN_AFTER_RE.match(text, n.end, min(s_end, n.end + 30))
+            kind = after.group(1).lower() if after else None
+            if kind is None:
+                nouns = [m for m in _SIZE_NOUN_RE.finditer(before) if not _RATE_AFTER_RE.match(before, m.end())]
+                kind = nouns[-1].group(0).lower() if nouns else None
+            if kind is not None and kind.startswith(("token", "context")):
                 c.family, c.unit = "tokens", "count"
-            elif n.scale >= 1e9 and (in_parens or after_model or _MODELISH_RE.search(sentence)):
+            elif n.scale >= 1e9 and (in_parens or after_model or kind is not None or _MODELISH_RE.search(sentence)):
                 c.family, c.unit = "parameters", "count"
             if c.family:
                 c.implied = False
@@ -584,10 +596,18 @@ class _Extractor:
         return hit
 
     def _own(self, c: "Cand | None", s_start: int) -> tuple[int, int] | None:
-        """The figure's own stretch when another figure precedes it in its sentence."""
+        """The figure's own stretch: up to the next figure, and from the previous one when
+        one precedes it in its sentence (else None, and the nearest mention wins)."""
         if c is None or c.prev_end <= s_start:
             return None
         return c.prev_end, c.next_start
+
+    def _before_next(self, hits: list, c: "Cand | None") -> list:
+        """Mentions past the next figure belong to it: "654,000 ... per GPU and 1.09 million
+        credited to SGLang" does not make SGLang the engine of 654,000."""
+        if c is None:
+            return hits
+        return [h for h in hits if h[0] < c.next_start or h[1] <= c.start]
 
     def _names_other_subject(self, s_start: int, s_end: int) -> bool:
         if self._names_in("engine", s_start, s_end):
@@ -603,14 +623,15 @@ class _Extractor:
         return keep
 
     def _model_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> str | None:
-        hits = self._not_baseline(self._names_in("model", start, end), c)
+        hits = self._before_next(self._not_baseline(self._names_in("model", start, end), c), c)
         hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
         return self.v.canonical_model(hit[2]) if hit else None
 
     def _hardware_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> cond.Hardware | None:
         hws = cond.hardware_mentions(self.text, self.names_near(start), start, end)
         # counts of hardware before the figure in its own clause win; then the nearest
-        hit = cond.nearest(self._not_baseline([(h.start, h.end, h) for h in hws], c), pos, fig_end, self._own(c, start))
+        hits = self._before_next(self._not_baseline([(h.start, h.end, h) for h in hws], c), c)
+        hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
         return hit[2] if hit else None
 
     # ------------------------------------------------------------------ build
@@ -704,14 +725,14 @@ class _Extractor:
         if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
             claim.scope = "per_user"
         if claim.family == "money":
-            claim.price_basis = cond.price_basis(v, text, c.end, s_end)
+            claim.price_basis = cond.price_basis(v, text, s_start, s_end)
         if not claim.phase:
             claim.phase = self._phase(c, claim.family, s_start, s_end)
         if not claim.token_kind and claim.family in ("token_throughput", "tokens"):
             claim.token_kind = self._token_kind(c, s_start, s_end)
 
     def _named(self, pat, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
-        hits = self._names_in(kind, s_start, s_end)
+        hits = self._before_next(self._names_in(kind, s_start, s_end), c)
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None
 
@@ -750,18 +771,14 @@ class _Extractor:
         return hit[2] if hit else None
 
     def _token_kind(self, c: Cand, s_start: int, s_end: int) -> str | None:
-        window = self.text[c.end:min(s_end, c.end + 40)]
-        lead = self.text[max(s_start, c.start - 30):c.start]
-        w = (lead + " " + window).lower()
-        if "cache hit" in w or "cached" in w:
-            return "cached_input"
-        if _P18.search(w):
-            return "output"
-        if _P19.search(w):
-            return "input"
-        if _P20.search(w):
-            return "total"
-        return None
+        """Which tokens a count or rate counts: the kind word nearest the figure in its own
+        clause ("Median input ... is 142K tokens against a median output of 444")."""
+        lo = max(s_start, c.prev_end, c.start - 40)
+        hi = min(s_end, c.next_start, c.after_unit + 40)
+        hits = [(m.start(), m.end(), _KIND_OF[" ".join(m.group(0).lower().split())])
+                for m in _TOKEN_KIND_RE.finditer(self.text, lo, hi)]
+        hit = cond.nearest(hits, c.start, c.after_unit)
+        return hit[2] if hit else None
 
     def _row_subject(self, table: Table, row, header: str):
         """Model, hardware, engine and dtype for a row (with its section, the table's caption

@@ -63,7 +63,9 @@ def _model_pattern(vocab: Vocab) -> str:
         r"|\s(?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[BbMK]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
         r"|(?:VARIANTS)\b|[A-Z]+\d(?:\w|\.(?=\w))*|v\d(?:\w|\.(?=\w))*|[A-Z]\d*\b))"
     ).replace("VARIANTS", "|".join(re.escape(w) for w in vocab.model_variants) or "(?!)")
-    return rf"(?<![\w-])(?:Meta's\s+)?(?:{alt}){piece}*(?:-Instruct|-Chat|-Base)?"
+    # At least one piece after the stem: "DeepSeek" alone (or "DeepSeek's prices") names a
+    # company or a family, not a model.
+    return rf"(?<![\w-])(?:Meta's\s+)?(?:{alt}){piece}+(?:-Instruct|-Chat|-Base)?"
 
 
 _LEAD_RE = re.compile(r"^(?:\(\?:[^()]*\)\?)?(?:\(\?i:)?(?:\(\?:)?([A-Za-z][A-Za-z0-9]*)")

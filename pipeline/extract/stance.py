@@ -16,10 +16,10 @@ _P2 = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b")
 
 _COMPARATORS = [
     (r"(?:not|isn't|aren't|wasn't|weren't|doesn't|don't|didn't)\s+as\s+\w+\s+as", "<"),
-    (r"(?:more\s+than|greater\s+than|higher\s+than|over|above|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|top(?:s|ped)?|beyond|past|north\s+of|in\s+excess\s+of|upwards\s+of|breach(?:es|ed)?)", ">"),
+    (r"(?:(?:larger|bigger|faster|longer|wider|greater|higher|more)\s+than|over|above|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|top(?:s|ped)?|beyond|past|north\s+of|in\s+excess\s+of|upwards\s+of|breach(?:es|ed)?)", ">"),
     (r"(?:at\s+least|no\s+less\s+than|a\s+minimum\s+of|min(?:imum)?\.?|reach(?:es|ed|ing)?|hit(?:s|ting)?)", ">="),
     (r"(?:up\s+to|as\s+(?:much|many|high|fast|large)\s+as|at\s+most|no\s+more\s+than|a\s+maximum\s+of|max(?:imum)?\.?|capped\s+at)", "<="),
-    (r"(?:less\s+than|fewer\s+than|lower\s+than|under|below|sub-?|short\s+of)", "<"),
+    (r"(?:(?:less|fewer|lower|smaller|slower|shorter|cheaper)\s+than|under|below|sub-?|short\s+of)", "<"),
     (r"(?:about|around|roughly|nearly|almost|approximately|approx\.?|circa|ca\.|close\s+to|some|~|≈|an\s+estimated|on\s+the\s+order\s+of)", "~"),
 ]
 _COMP_WORD_RE = re.compile(
@@ -49,6 +49,8 @@ _REPORTER_RE = re.compile(
     r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+)?" + _REPORT_VERBS + r"\b",
 )
 _ACCORDING_RE = re.compile(r"\b(?:according\s+to|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
+# "SGLang was credited with 1.09 million"
+_CREDITED_WITH_RE = re.compile(r"(?P<who>(?:[A-Z][\w.\-]*\s+){1,3}?)(?:was|were|is|are|gets|got)\s+(?:credited|attributed)\s+(?:with\s+)?(?:a\s+|an\s+|the\s+)?$")
 _VERB_RE = re.compile(r"\b" + _REPORT_VERBS + r"\b")
 _NOT_REPORTERS = {"we", "our", "this", "figure", "table", "fig", "chart", "graph", "results", "it", "which", "that", "i", "he", "she", "they"}
 
@@ -85,7 +87,8 @@ def _clean_who(who: str) -> str | None:
 def has_cues(sentence: str) -> bool:
     """Whether a sentence holds any word that can change a figure's stance or source; most
     do not, and then every figure in them is simply asserted."""
-    return "?" in sentence or any(p.search(sentence) for p in (_NEG_RE, _HYPO_RE, _QUESTION_RE, _VERB_RE, _ACCORDING_RE))
+    return "?" in sentence or "credited" in sentence or "attributed" in sentence or any(
+        p.search(sentence) for p in (_NEG_RE, _HYPO_RE, _QUESTION_RE, _VERB_RE, _ACCORDING_RE))
 
 
 def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) -> tuple[str, str | None]:
@@ -99,7 +102,7 @@ def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) 
         if m and (m.re is _ACCORDING_RE and ("according" in m.group(0).lower() or "credited" in m.group(0).lower() or "reported" in m.group(0).lower() or "attributed" in m.group(0).lower())):
             asserted_by = _clean_who(m.group("who"))
         else:
-            m2 = _P1.match(sentence_after)
+            m2 = _P1.match(sentence_after) or _CREDITED_WITH_RE.search(sentence_before)
             if m2:
                 asserted_by = _clean_who(m2.group("who"))
     clause = _P2.split(sentence_before)[-1]
