@@ -5,9 +5,15 @@ in one transaction, after removing whatever an earlier version of the same file 
 behind (its claims' links and cluster memberships included). Claims go in as one Arrow
 batch, not a row at a time. Queries (`claims sql`, `claims export`) open the database
 read-only, and `check_read_only` refuses any statement that is not a single read.
+
+For the link stage the same transaction stores each claim's quantity key (``claim_keys``)
+and queues the change in ``link_pending``; ``iter_claims`` streams back just the claims a
+relink needs, and ``save_links`` writes a link result (all of it, or only what the
+relinked subjects own) in one transaction.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -16,7 +22,7 @@ import typing
 from dataclasses import dataclass, field, fields
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import duckdb
 
@@ -94,12 +100,49 @@ def arrow_schema(record: type):
     return pa.schema([(f.name, _arrow_type(hints[f.name])) for f in fields(record)])
 
 
+def KEYS_SCHEMA():
+    import pyarrow as pa
+
+    return pa.schema([("claim_id", pa.string()), ("doc_id", pa.string()), ("qkey", pa.string()),
+                      ("subject", pa.string())])
+
+
 CLAIM_COLUMNS = [f.name for f in fields(Claim)]
 LINK_COLUMNS = [f.name for f in fields(Link)]
 
 
 def _q(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+@dataclass
+class Pending:
+    """Changes since the last link: documents added and removed, keys of removed claims."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[dict[str, Any]] = field(default_factory=list)
+    keys: set[str] = field(default_factory=set)
+    full: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.keys or self.full)
+
+
+@dataclass
+class LinkScope:
+    """What an incremental link owns: claims whose pair links, clusters and findings it
+    rewrote, and ratio claims whose derived checks it redid."""
+
+    claims: set[str] = field(default_factory=set)
+    ratios: set[str] = field(default_factory=set)
+
+
+@dataclass
+class LinkTotals:
+    relations: dict[str, int] = field(default_factory=dict)
+    findings: dict[str, int] = field(default_factory=dict)
+    clusters: int = 0
 
 
 @dataclass
@@ -181,11 +224,21 @@ class Store:
         return Plan(False, stale)
 
     def write(self, doc: Document, claims: Sequence[Claim], fingerprint: str,
-              at: dt.datetime | None = None, force: bool = False) -> str:
-        """Store ``doc`` with its pages and claims in one transaction; returns the action."""
+              at: dt.datetime | None = None, force: bool = False,
+              keys: Sequence[tuple[str, str, str | None]] | None = None) -> str:
+        """Store ``doc`` with its pages and claims in one transaction; returns the action.
+
+        ``keys`` are the claims' (claim id, quantity key, subject) for ``claim_keys``; the
+        document is also queued in ``link_pending`` for the next link.
+        """
+        seen: set[str] = set()
+        duplicate = None
         for c in claims:
             if c.doc_id != doc.id:
                 raise ValueError(f"claim {c.id} has doc_id {c.doc_id!r}, expected {doc.id!r}")
+            if c.id in seen:
+                duplicate = c.id
+            seen.add(c.id)
         at = at or dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
         con = self.con
         con.begin()
@@ -195,15 +248,22 @@ class Store:
                 self._delete(plan.stale)
             if plan.insert:
                 self._insert_document(doc, fingerprint, at)
+                if duplicate is not None:   # claims.id is unique without an index (schema.sql)
+                    raise duckdb.ConstraintException(
+                        f"Duplicate key \"id: {duplicate}\" violates uniqueness of claims.id")
                 if doc.pages:
                     con.executemany('INSERT INTO pages (doc_id, page, start, "end") VALUES (?, ?, ?, ?)',
                                     [(doc.id, p.number, p.start, p.end) for p in doc.pages])
                 self._insert_claims(claims)
+                if keys:
+                    self._insert_keys(doc.id, keys)
+                con.execute("INSERT INTO link_pending (change, doc_id) VALUES ('added', ?)", [doc.id])
             con.execute("DELETE FROM ingest_errors WHERE path = ?", [doc.path])
             con.commit()
         except BaseException:
             con.rollback()
             self._forget("_claims_batch")
+            self._forget("_keys_batch")
             raise
         return plan.action
 
@@ -235,9 +295,34 @@ class Store:
         self.con.execute(f"INSERT INTO claims ({cols}) SELECT {cols} FROM _claims_batch")
         self.con.unregister("_claims_batch")
 
+    def _insert_keys(self, doc_id: str, keys: Sequence[tuple[str, str, str | None]]) -> None:
+        import pyarrow as pa
+
+        batch = pa.table({"claim_id": [k[0] for k in keys], "doc_id": [doc_id] * len(keys),
+                          "qkey": [k[1] for k in keys], "subject": [k[2] for k in keys]},
+                         schema=KEYS_SCHEMA())
+        self.con.register("_keys_batch", batch)
+        self.con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject FROM _keys_batch")
+        self.con.unregister("_keys_batch")
+
     def _delete(self, doc_ids: list[str]) -> None:
-        """Remove documents and everything hanging off them (pages, claims, links, clusters)."""
+        """Remove documents and everything hanging off them (pages, claims, links, clusters).
+
+        What the next link must revisit is queued in ``link_pending``: the removed
+        documents (with the names attribution matches on) and their claims' quantity keys.
+        """
         ids = list(doc_ids)
+        con = self.con
+        con.execute("INSERT INTO link_pending (change, qkey) SELECT DISTINCT 'key', qkey"
+                    " FROM claim_keys WHERE list_contains(?, doc_id)", [ids])
+        con.execute("INSERT INTO link_pending (change) SELECT 'full' WHERE EXISTS ("
+                    " SELECT 1 FROM claims c WHERE list_contains(?, c.doc_id)"
+                    " AND c.id NOT IN (SELECT claim_id FROM claim_keys))", [ids])
+        con.execute("INSERT INTO link_pending (change, doc_id, path, publisher, title, author, url)"
+                    " SELECT 'removed', id, path, publisher, title, author, url FROM documents"
+                    " WHERE list_contains(?, id)", [ids])
+        con.execute("DELETE FROM link_pending WHERE change = 'added' AND list_contains(?, doc_id)", [ids])
+        con.execute("DELETE FROM claim_keys WHERE list_contains(?, doc_id)", [ids])
         claim_ids = "SELECT id FROM claims WHERE list_contains(?, doc_id)"
         self.con.execute(f"DELETE FROM links WHERE src IN ({claim_ids}) OR dst IN ({claim_ids})"
                          f" OR other IN ({claim_ids})", [ids, ids, ids])
@@ -255,28 +340,207 @@ class Store:
         self.con.commit()
 
     def write_links(self, links: Iterable[Link], clusters: Iterable[tuple[str, str]] = ()) -> None:
-        """Replace all links and clusters in one transaction (for the link stage)."""
+        """Replace all links and clusters in one transaction (nothing else changes)."""
+        self.save_links(list(links), list(clusters), done=False)
+
+    # --- link stage: what to relink, and its results ----------------------------------
+    def pending(self) -> "Pending":
+        """Changes queued since the last link (see ``link_pending`` in schema.sql)."""
+        p = Pending()
+        for change, doc_id, qkey, path, publisher, title, author, url in self.con.execute(
+                "SELECT change, doc_id, qkey, path, publisher, title, author, url"
+                " FROM link_pending ORDER BY ALL").fetchall():
+            if change == "added":
+                p.added.append(doc_id)
+            elif change == "removed":
+                p.removed.append(dict(id=doc_id, path=path, publisher=publisher, title=title,
+                                      author=author, url=url))
+            elif change == "key":
+                p.keys.add(qkey)
+            else:
+                p.full = True
+        p.added = sorted(set(p.added))
+        return p
+
+    def needs_full_link(self) -> bool:
+        """Claims without stored keys, or documents never linked and not queued (a
+        database written before linking existed, or by ``write`` without keys)."""
+        return bool(self.con.execute(
+            "SELECT EXISTS (SELECT 1 FROM claims WHERE id NOT IN (SELECT claim_id FROM claim_keys))"
+            " OR EXISTS (SELECT 1 FROM documents WHERE role_source IS NULL AND id NOT IN"
+            " (SELECT doc_id FROM link_pending WHERE change = 'added'))").fetchone()[0])
+
+    def document_rows(self) -> list[dict[str, Any]]:
+        """Every document's metadata (not its text), for the link stage's DocMeta."""
+        cur = self.con.execute(
+            "SELECT id, path, role, role_source, strftime(published, '%Y-%m-%d') AS published,"
+            " publisher, title, author, url FROM documents ORDER BY id")
+        cols = [d[0] for d in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def iter_texts(self, doc_ids: Iterable[str], batch_rows: int = 64) -> Iterator[tuple[str, str]]:
+        """(id, text) of these documents in id order, a few texts in memory at a time."""
+        with self._ids("_text_ids", doc_ids):
+            cur = self.con.execute("SELECT id, text FROM documents"
+                                   " WHERE id IN (SELECT id FROM _text_ids) ORDER BY id")
+            while rows := cur.fetchmany(batch_rows):
+                yield from rows
+
+    def subjects_of(self, doc_ids: Sequence[str]) -> set[str]:
+        """Subjects of the stored claims of these documents."""
+        with self._ids("_doc_ids", doc_ids):
+            rows = self.con.execute("SELECT DISTINCT subject FROM claim_keys WHERE subject IS NOT NULL"
+                                    " AND doc_id IN (SELECT id FROM _doc_ids)").fetchall()
+        return {r[0] for r in rows}
+
+    def documents_on(self, subjects: Sequence[str], families: Iterable[str] | None = None) -> set[str]:
+        """Documents holding a claim on one of these subjects (of these families)."""
+        where = ""
+        if families is not None:
+            where = " AND split_part(qkey, '|', 1) IN (SELECT id FROM _families)"
+        with self._ids("_subjects", subjects), self._ids("_families", families or ()):
+            rows = self.con.execute("SELECT DISTINCT doc_id FROM claim_keys"
+                                    " WHERE subject IN (SELECT id FROM _subjects)" + where).fetchall()
+        return {r[0] for r in rows}
+
+    def attributions(self, doc_ids: Sequence[str] | None = None,
+                     subjects: Sequence[str] | None = None) -> list[tuple[str, str | None]]:
+        """Distinct (asserted_by, subject) of claims that credit a source; with ``doc_ids``
+        or ``subjects`` only those of claims in these documents or on these subjects."""
+        where = ""
+        with self._ids("_doc_ids", doc_ids or []), self._ids("_subjects", subjects or []):
+            if doc_ids is not None or subjects is not None:
+                where = (" AND (c.doc_id IN (SELECT id FROM _doc_ids)"
+                         " OR k.subject IN (SELECT id FROM _subjects))")
+            rows = self.con.execute(
+                "SELECT DISTINCT c.asserted_by, k.subject FROM claims c"
+                " LEFT JOIN claim_keys k ON k.claim_id = c.id"
+                " WHERE c.asserted_by IS NOT NULL" + where + " ORDER BY ALL").fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    def iter_claims(self, docs: Iterable[str] | None = None, subjects: Iterable[str] = (),
+                    siblings: tuple[Iterable[str], str, str] | None = None,
+                    asserted_by: Iterable[str] = (), batch_rows: int = 20000) -> Iterator[Claim]:
+        """Stored claims as records, fetched in Arrow batches, in (doc_id, start, end, id)
+        order. All of them; or, with ``docs`` given, every claim of those documents, the
+        claims on ``subjects``, the claims of family and scope ``siblings[1:]`` in the
+        documents ``siblings[0]``, and the claims crediting a source in ``asserted_by``."""
+        cols = ", ".join("c." + _q(c) for c in CLAIM_COLUMNS)
+        sib_docs, sib_family, sib_scope = siblings or ((), "", "")
+        where, params = "", []
+        if docs is not None:
+            where = (" WHERE c.doc_id IN (SELECT id FROM _docs)"
+                     " OR c.id IN (SELECT claim_id FROM claim_keys WHERE subject IN (SELECT id FROM _subjects))"
+                     " OR (c.family = ? AND c.scope = ? AND c.doc_id IN (SELECT id FROM _siblings))"
+                     " OR c.asserted_by IN (SELECT id FROM _credits)")
+            params = [sib_family, sib_scope]
+        with self._ids("_docs", docs or ()), self._ids("_subjects", subjects), \
+                self._ids("_siblings", sib_docs), self._ids("_credits", asserted_by):
+            rel = self.con.sql(
+                f'SELECT {cols} FROM claims c{where} ORDER BY c.doc_id, c.start, c."end", c.id',
+                params=params or None)
+            reader = (getattr(rel, "to_arrow_reader", None) or rel.fetch_arrow_reader)(batch_rows)
+            findings = CLAIM_COLUMNS.index("findings")
+            for batch in reader:
+                for values in zip(*batch.to_pydict().values()):   # columns in Claim order
+                    c = Claim(*values)
+                    if values[findings] is None:
+                        c.findings = []
+                    yield c
+
+    def save_links(self, links: list[Link], clusters: list[tuple[str, str]],
+                   findings: dict[str, list[str]] | None = None,
+                   roles: dict[str, str] | None = None,
+                   keys: list[tuple[str, str, str, str | None]] | None = None,
+                   scope: "LinkScope | None" = None, done: bool = True) -> None:
+        """Write a link result in one transaction; with ``done`` clear ``link_pending``.
+
+        Without ``scope`` every link and cluster is replaced (a full link). With it, only
+        what the relinked claims own is: pair links of ``scope.claims``, derived checks of
+        ``scope.ratios`` and cluster rows of ``scope.claims``. ``findings`` (claim id ->
+        list) are the claims' new findings (only those that changed need be given);
+        ``roles`` are inferred roles (doc id -> role), never written over a manifest or
+        metadata role; ``keys`` (claim id, doc id, quantity key, subject) replace all of
+        ``claim_keys``.
+        """
         import pyarrow as pa
 
-        rows = [vars(l) for l in links]
-        self.con.begin()
+        con = self.con
+        names = ["_own_claims", "_own_ratios", "_links_batch", "_clusters_batch",
+                 "_findings_batch", "_roles_batch", "_keys_batch"]
+        con.begin()
         try:
-            self.con.execute("DELETE FROM links")
-            self.con.execute("DELETE FROM clusters")
-            if rows:
-                batch = pa.Table.from_pylist(rows, schema=arrow_schema(Link))
+            if scope is None:
+                con.execute("DELETE FROM links")
+                con.execute("DELETE FROM clusters")
+            else:
+                con.register("_own_claims", pa.table({"id": pa.array(sorted(scope.claims), pa.string())}))
+                con.register("_own_ratios", pa.table({"id": pa.array(sorted(scope.ratios), pa.string())}))
+                con.execute("DELETE FROM links WHERE (relation <> 'derives' AND"
+                            " (src IN (SELECT id FROM _own_claims) OR dst IN (SELECT id FROM _own_claims)))"
+                            " OR (relation = 'derives' AND src IN (SELECT id FROM _own_ratios))")
+                con.execute("DELETE FROM clusters WHERE claim_id IN (SELECT id FROM _own_claims)")
+            if links:
+                con.register("_links_batch", pa.Table.from_pylist([vars(ln) for ln in links],
+                                                                  schema=arrow_schema(Link)))
                 cols = ", ".join(_q(c) for c in LINK_COLUMNS)
-                self.con.register("_links_batch", batch)
-                self.con.execute(f"INSERT INTO links ({cols}) SELECT {cols} FROM _links_batch")
-                self.con.unregister("_links_batch")
-            pairs = list(clusters)
-            if pairs:
-                self.con.executemany("INSERT INTO clusters VALUES (?, ?)", pairs)
-            self.con.commit()
+                con.execute(f"INSERT INTO links ({cols}) SELECT {cols} FROM _links_batch")
+            if clusters:
+                con.register("_clusters_batch", pa.table({
+                    "cluster_id": pa.array([c[0] for c in clusters], pa.string()),
+                    "claim_id": pa.array([c[1] for c in clusters], pa.string())}))
+                con.execute("INSERT INTO clusters SELECT cluster_id, claim_id FROM _clusters_batch")
+            if findings:
+                con.register("_findings_batch", pa.table({
+                    "id": pa.array(list(findings), pa.string()),
+                    "findings": pa.array(list(findings.values()), pa.list_(pa.string()))}))
+                con.execute("UPDATE claims SET findings = f.findings FROM _findings_batch f"
+                            " WHERE claims.id = f.id")
+            if roles:
+                con.register("_roles_batch", pa.table({
+                    "id": pa.array(list(roles), pa.string()),
+                    "role": pa.array(list(roles.values()), pa.string())}))
+                con.execute("UPDATE documents SET role = r.role, role_source = 'inferred'"
+                            " FROM _roles_batch r WHERE documents.id = r.id"
+                            " AND (documents.role_source IS NULL OR documents.role_source = 'inferred')")
+            if keys is not None:
+                con.execute("DELETE FROM claim_keys")
+                if keys:
+                    con.register("_keys_batch", pa.table(
+                        [pa.array([k[i] for k in keys], pa.string()) for i in range(4)],
+                        schema=KEYS_SCHEMA()))
+                    con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject"
+                                " FROM _keys_batch")
+            if done:
+                con.execute("DELETE FROM link_pending")
+            con.commit()
         except BaseException:
-            self.con.rollback()
-            self._forget("_links_batch")
+            con.rollback()
             raise
+        finally:
+            for name in names:
+                self._forget(name)
+
+    def link_totals(self) -> "LinkTotals":
+        """Links per relation, findings per kind and the number of clusters, as stored."""
+        t = LinkTotals()
+        t.relations = dict(self.con.execute(
+            "SELECT relation, count(*) FROM links GROUP BY relation").fetchall())
+        t.findings = dict(self.con.execute(
+            "SELECT f, count(*) FROM (SELECT unnest(findings) AS f FROM claims) GROUP BY f").fetchall())
+        t.clusters = self.con.execute("SELECT count(DISTINCT cluster_id) FROM clusters").fetchone()[0]
+        return t
+
+    @contextlib.contextmanager
+    def _ids(self, name: str, values: Iterable[str]):
+        """Register ``values`` as a one-column (``id``) table for ``IN (SELECT id ...)``."""
+        import pyarrow as pa
+
+        self.con.register(name, pa.table({"id": pa.array(sorted(set(values)), pa.string())}))
+        try:
+            yield
+        finally:
+            self._forget(name)
 
     # --- reads -----------------------------------------------------------------------
     def query(self, sql: str, params: Sequence[Any] | None = None) -> tuple[list[str], list[tuple]]:

@@ -39,8 +39,11 @@ CREATE TABLE IF NOT EXISTS pages (
 );
 
 -- One column per field of pipeline.model.Claim (tests/test_store.py keeps them in step).
+-- id is unique (a hash of document id and span; Store.write refuses duplicates) but is
+-- deliberately not a PRIMARY KEY: DuckDB rewrites a LIST column (findings) on an indexed
+-- table row by row through the index, which made linking 100k claims ~40x slower.
 CREATE TABLE IF NOT EXISTS claims (
-    id              VARCHAR PRIMARY KEY,
+    id              VARCHAR NOT NULL,
     doc_id          VARCHAR NOT NULL,
     start           INTEGER NOT NULL,
     "end"           INTEGER NOT NULL,
@@ -100,6 +103,30 @@ CREATE TABLE IF NOT EXISTS links (
 CREATE TABLE IF NOT EXISTS clusters (
     cluster_id  VARCHAR NOT NULL,
     claim_id    VARCHAR NOT NULL
+);
+
+-- Quantity key and blocking subject of every claim (pipeline.link.keys), written with the
+-- claims, so that linking after an ingest loads only the claims of the subjects it touches.
+CREATE TABLE IF NOT EXISTS claim_keys (
+    claim_id    VARCHAR NOT NULL,
+    doc_id      VARCHAR NOT NULL,
+    qkey        VARCHAR NOT NULL,
+    subject     VARCHAR                    -- NULL: the claim names no model or hardware
+);
+
+-- What changed since the last link, written in the same transaction as the change:
+-- 'added' documents, 'removed' documents (with the names attribution matches on) and the
+-- quantity keys ('key') of their removed claims; 'full' when removed claims had no keys.
+-- The next link (`claims ingest` without --no-link, or `claims link`) clears it.
+CREATE TABLE IF NOT EXISTS link_pending (
+    change      VARCHAR NOT NULL CHECK (change IN ('added', 'removed', 'key', 'full')),
+    doc_id      VARCHAR,
+    qkey        VARCHAR,
+    path        VARCHAR,
+    publisher   VARCHAR,
+    title       VARCHAR,
+    author      VARCHAR,
+    url         VARCHAR
 );
 
 -- Files that could not be ingested in their latest attempt; one line of reason each.
