@@ -49,11 +49,12 @@ def ingest(
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any file failed."),
     force: bool = typer.Option(False, "--force", help="Re-ingest unchanged files too."),
     workers: int = typer.Option(1, "--workers", min=1, help="Processes parsing files."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary lines."),
+    no_link: bool = typer.Option(False, "--no-link", help="Store only; link later (`claims link`)."),
     debug: bool = DebugOption,
 ) -> None:
-    """Read documents into the database and extract their claims."""
-    from pipeline.run import ingest_paths
+    """Read documents into the database, extract their claims and link them."""
+    from pipeline.run import ingest_paths, link_store
 
     _State.debug = _State.debug or debug
     missing = [str(p) for p in paths if not (p.exists() or p.is_symlink())]
@@ -63,6 +64,18 @@ def ingest(
         with _Progress(enabled=not quiet) as bar:
             summary = ingest_paths(paths, store, workers=workers, force=force,
                                    on_total=bar.start, progress=bar.advance)
+        link_failed = False
+        if not no_link:
+            try:
+                report = link_store(store)
+            except Exception as exc:
+                if _State.debug:
+                    raise
+                link_failed = True
+                _err(f"linking failed ({type(exc).__name__}: {one_line(exc)}); the documents "
+                     "are stored, `claims link` retries")
+            else:
+                _print_link_report(report, quiet)
     errors = [o for o in summary.outcomes if o.status == "error"]
     for o in errors[:20]:
         _err(f"{o.path}: {o.reason}")
@@ -71,8 +84,20 @@ def ingest(
     if len(errors) > 20:
         _err(f"... and {len(errors) - 20} more (SELECT * FROM ingest_errors)")
     print(summary.line())
-    if strict and summary.errors:
+    if link_failed or (strict and summary.errors):
         raise typer.Exit(1)
+
+
+def _print_link_report(report, quiet: bool) -> None:
+    """Inferred roles (one line each, with how to override them), then the link line."""
+    from pipeline.run import role_hint
+
+    if report is None:
+        return
+    if not quiet:
+        for path, role in report.inferred:
+            print(role_hint(path, role))
+    print(report.line())
 
 
 class _Progress:
@@ -106,6 +131,26 @@ class _Progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+
+# --- link ---------------------------------------------------------------------------------
+
+@app.command("link")
+def link_cmd(
+    db: Optional[str] = DbOption,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line."),
+    debug: bool = DebugOption,
+) -> None:
+    """Relink every stored claim (after changing vocabularies or the link stage)."""
+    from pipeline.run import link_store
+    from pipeline.store import resolve_db
+
+    _State.debug = _State.debug or debug
+    if not resolve_db(db).is_file():
+        raise UserError(f"no database at {resolve_db(db)} (run `claims ingest` first, or pass --db)")
+    with Store.open(db) as store:
+        report = link_store(store, full=True)
+    _print_link_report(report, quiet)
 
 
 # --- sql ----------------------------------------------------------------------------------
@@ -226,6 +271,10 @@ def export(
         try:
             if fmt is ExportFormat.csv:
                 _write_csv(fh, columns, rows)
+            elif kind is ExportKind.links:
+                for row in rows:
+                    fh.write(json.dumps(_link_line(columns, row), default=_json_default,
+                                        ensure_ascii=False) + "\n")
             else:
                 for row in rows:
                     obj = {c: (json.loads(v) if i in json_cols and isinstance(v, str) else v)
@@ -234,6 +283,18 @@ def export(
         finally:
             if output:
                 fh.close()
+
+
+def _link_line(columns: list[str], row: tuple) -> dict[str, Any]:
+    """One JSON line of `export links`: the link stage's export record plus doc paths."""
+    from pipeline.link import link_to_export
+    from pipeline.model import Link
+    from pipeline.store import LINK_COLUMNS
+
+    values = dict(zip(columns, row))
+    out = link_to_export(Link(**{c: values[c] for c in LINK_COLUMNS}))
+    out.update((c, v) for c, v in values.items() if c not in out)
+    return out
 
 
 def _batches(cur, size: int = 2000) -> Iterable[tuple]:
