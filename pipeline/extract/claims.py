@@ -25,7 +25,6 @@ from pipeline.vocab.loader import UnitEntry, Vocab, load
 
 # Patterns used inside functions, compiled once.
 _P0 = re.compile(r"\s+(?:and|to)\s+$")
-_P1 = re.compile(r"\s*(?:of\s+)?(?:RAM|VRAM|HBM|memory|GPU)")
 _P2 = re.compile(r"\(\s*$")
 _P3 = re.compile(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", re.I)
 _P4 = re.compile(r"\s*([A-Z][\w-]*)")
@@ -113,7 +112,7 @@ _RATE_AFTER_RE = re.compile(r"(?i)\s*(?:/|per\s|a\s+second|every\s+second)")
 _NUMBER_WORD_RE = re.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
 
 
-@dataclass
+@dataclass(slots=True)
 class Cand:
     num: Number
     start: int
@@ -242,8 +241,8 @@ class _Extractor:
         if cur and text[c.end:c.end + 1] == "$":  # "$24$": inline math, not money
             return None
         if cur:
-            c.start = n.start - len(text[max(0, n.start - 6):n.start]) + text[max(0, n.start - 6):n.start].rfind(cur[0] if cur[0] != "U" else "U")
-            c.family, c.unit, c.unit_text = "money", "USD", cur
+            c.start, symbol = cur
+            c.family, c.unit, c.unit_text = "money", "USD", symbol
             basis = per_basis(text, c.end, limit)
             if basis:
                 c.per_basis = basis[0]
@@ -258,11 +257,7 @@ class _Extractor:
                 return None
             if own.entry.family == "latency" and _TIME_REF_RE.match(text, own.end, own.end + 20):
                 return None
-            if own.entry.family in ("memory",) and _P1.match(text[own.end:own.end + 12]) is None:
-                pass
             _apply_unit(c, own)
-            if c.family == "money":
-                pass
             if own.entry.family in ("latency",) and n.spelled and c.value_text.lower() in ("one", "a"):
                 return None
             return c

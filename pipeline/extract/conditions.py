@@ -56,7 +56,7 @@ def _num(s: str) -> float | None:
         return None
 
 
-@dataclass
+@dataclass(slots=True)
 class Hardware:
     text: str          # "4 x B300", "72 x GB300 (GB300 NVL72)"
     accelerator: str

@@ -140,7 +140,7 @@ def _split_top(pattern: str) -> list[str]:
     return [body]
 
 
-@dataclass
+@dataclass(slots=True)
 class Span:
     start: int
     end: int

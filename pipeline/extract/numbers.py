@@ -52,7 +52,7 @@ RANGE_SEP_RE = re.compile(r"\s?(?:–|—|-|~|to|through)\s?(?=[\d.$])", re.I)
 BETWEEN_RE = re.compile(r"\b(?:between|from)\s+$", re.I)
 
 
-@dataclass
+@dataclass(slots=True)
 class Number:
     start: int
     end: int

@@ -26,7 +26,7 @@ _PER_BASIS_RE = re.compile(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class UnitHit:
     end: int            # where the unit (and any denominator suffix) ends
     unit_text: str
@@ -65,10 +65,15 @@ def read_unit(text: str, pos: int, vocab: Vocab, limit: int | None = None) -> Un
     return hit
 
 
-def currency_before(text: str, pos: int) -> str | None:
-    """The currency sign or code just before ``pos`` ("$", "USD"), if any."""
-    m = _CURRENCY_BEFORE_RE.search(text[max(0, pos - 6):pos])
-    return m.group(0).replace("**", "").strip() if m else None
+def currency_before(text: str, pos: int) -> tuple[int, str] | None:
+    """(where it starts, the sign) for a currency sign or code just before ``pos``
+    ("$38.96", "USD 2", "**$**38"), if any; the claim's span then starts at the sign."""
+    lo = max(0, pos - 6)
+    m = _CURRENCY_BEFORE_RE.search(text, lo, pos)
+    if not m:
+        return None
+    sign = m.group(0).replace("**", "").strip()
+    return m.start() + (1 if m.group(0).startswith("\\") else 0), sign.lstrip("\\")
 
 
 def currency_after(text: str, pos: int, limit: int) -> re.Match[str] | None:
