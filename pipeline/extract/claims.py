@@ -24,32 +24,27 @@ from pipeline.model import Claim, Document
 from pipeline.vocab.loader import UnitEntry, Vocab, load
 
 # Patterns used inside functions, compiled once.
-_P0 = re.compile(r"\s+(?:and|to)\s+$")
-_P2 = re.compile(r"\(\s*$")
-_P3 = re.compile(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", re.I)
-_P4 = re.compile(r"\s*([A-Z][\w-]*)")
-_P5 = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
-_P6 = re.compile(r"(?:^|\s|/)(?=[A-Za-z%$])")
-_P7 = re.compile(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b")
-_P8 = re.compile(r"(?i)\b(ms|s|sec|seconds|us|µs)\b")
-_P9 = re.compile(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", re.I)
-_P10 = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$")
-_P11 = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$")
-_P12 = re.compile(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$")
-_P13 = re.compile(r"(?m)^\s*#\s+(.+)$")
-_P14 = re.compile(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined")
-_P15 = re.compile(r"(?i)peak|max")
-_P16 = re.compile(r"\s+(?:of|=)")
-_P17 = re.compile(r"(?i)peak|max")
-_P18 = re.compile(r"\b(?:output|generated|decode)\b")
-_P19 = re.compile(r"\b(?:input|prompt|prefill)\b")
-_P20 = re.compile(r"\btotal\b")
-_P21 = re.compile(r"(?i)peak|max")
-_P22 = re.compile(r"(?i)\bout(?:put)?\b")
-_P23 = re.compile(r"[\d,.]+[kK]?")
-_P24 = re.compile(r"\b(?:tp|tensor)\b")
-_P25 = re.compile(r"input|isl|prompt")
-_P26 = re.compile(r"output|osl")
+_AND_TO_RE = re.compile(r"\s+(?:and|to)\s+$")
+_OPEN_PAREN_RE = re.compile(r"\(\s*$")
+_DOUBLE_NOUN_RE = re.compile(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", re.I)
+_CAP_WORD_RE = re.compile(r"\s*([A-Z][\w-]*)")
+_BRACKETED_RE = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
+_HEADER_WORD_START_RE = re.compile(r"(?:^|\s|/)(?=[A-Za-z%$])")
+_TIME_HEADER_RE = re.compile(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b")
+_TIME_UNIT_RE = re.compile(r"(?i)\b(ms|s|sec|seconds|us|µs)\b")
+_AT_OPERATING_POINT_RE = re.compile(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", re.I)
+_QUOTED_AND_RE = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$")
+_QUOTED_AND_STRICT_RE = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$")
+_AGAINST_RE = re.compile(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$")
+_FIRST_HEADING_RE = re.compile(r"(?m)^\s*#\s+(.+)$")
+_AGGREGATE_WORD_RE = re.compile(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined")
+_PEAK_WORD_RE = re.compile(r"(?i)peak|max")
+_OF_AFTER_RE = re.compile(r"\s+(?:of|=)")
+_OUT_WORD_RE = re.compile(r"(?i)\bout(?:put)?\b")
+_PLAIN_NUMBER_RE = re.compile(r"[\d,.]+[kK]?")
+_TP_HEADER_RE = re.compile(r"\b(?:tp|tensor)\b")
+_INPUT_HEADER_RE = re.compile(r"input|isl|prompt")
+_OUTPUT_HEADER_RE = re.compile(r"output|osl")
 
 # Words after a duration that make it a point in time, not a measured latency.
 _TIME_REF_RE = re.compile(r"\s*(?:earlier|later|ago|before|after|prior|from\s+now|old|long)\b", re.I)
@@ -223,7 +218,7 @@ class _Extractor:
         if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
             sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1)
             between = BETWEEN_RE.search(text[max(0, n.start - 9):n.start])
-            if sep is None and between and _P0.match(text[n.end:nxt.start]):
+            if sep is None and between and _AND_TO_RE.match(text[n.end:nxt.start]):
                 sep = True
             if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5 \
                     and not self.masks.covers(nxt.start, nxt.end):
@@ -286,7 +281,7 @@ class _Extractor:
         if n.scale >= 1e9 or (n.scale >= 1e6 and n.has_suffix_letter):
             before = text[s_start:n.start]
             sentence = text[s_start:s_end]
-            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(_P2.search(before))
+            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(_OPEN_PAREN_RE.search(before))
             after_model = bool(self._name_just_before(n.start, "model"))
             # the noun right after the figure decides ("700B+ models", "608B tokens"); else
             # the nearest one before it ("Total input tokens: 608B", "a model of 70B")
@@ -319,7 +314,7 @@ class _Extractor:
             if val is None:
                 continue
             # "double" as an adjective of a noun ("double-buffering") is not a ratio
-            if _P3.match(self.text[m.end():m.end() + 25]):
+            if _DOUBLE_NOUN_RE.match(self.text[m.end():m.end() + 25]):
                 continue
             n = Number(m.start(), m.end(), m.group(0), float(val), 0.0, spelled=True)
             out.append(Cand(num=n, start=m.start(), end=m.end(), value=float(val), low=None, high=None,
@@ -331,7 +326,7 @@ class _Extractor:
         """"8x H100", "8x RoCE links": an integer with x before a name counts things."""
         if hit.entry.unit != "x" or not float(n.value).is_integer() or "." in n.text:
             return False
-        m = _P4.match(self.text[hit.end:hit.end + 30])
+        m = _CAP_WORD_RE.match(self.text[hit.end:hit.end + 30])
         return bool(m) and m.group(1).lower() not in _RATIO_NOUNS
 
     def _name_just_before(self, pos: int, kind: str) -> Span | None:
@@ -373,7 +368,7 @@ class _Extractor:
         return c
 
     def _header_unit(self, header: str) -> UnitHit | None:
-        for m in _P5.finditer(header):
+        for m in _BRACKETED_RE.finditer(header):
             inner = (m.group(1) or m.group(2) or "").strip()
             h = read_unit(inner, 0, self.v)
             if h and h.end >= len(inner.rstrip()) - 1:
@@ -381,12 +376,12 @@ class _Extractor:
             h = read_unit(inner, 0, self.v)
             if h:
                 return h
-        for m in _P6.finditer(header):
+        for m in _HEADER_WORD_START_RE.finditer(header):
             h = read_unit(header, m.end(), self.v)
             if h and h.entry.family not in ("tokens", "ratio", "latency", "parameters"):
                 return h
-        if _P7.search(header):
-            unit = _P8.search(header)
+        if _TIME_HEADER_RE.search(header):
+            unit = _TIME_UNIT_RE.search(header)
             if unit:
                 return read_unit(unit.group(1), 0, self.v)
         return None
@@ -419,7 +414,7 @@ class _Extractor:
                 # 2. "499,715 at 150 tok/s": a throughput stated at an operating point
                 if ref is None:
                     nxt = self._next_cand(cands, c)
-                    if nxt is not None and nxt.family == "token_throughput" and _P9.fullmatch(text[c.end:nxt.start]):
+                    if nxt is not None and nxt.family == "token_throughput" and _AT_OPERATING_POINT_RE.fullmatch(text[c.end:nxt.start]):
                         c.family, c.unit, c.implied = "token_throughput", "tokens/s", True
                         c.scope = self._doc_scope_for_operating_point(cands, c)
                         if nxt.scope in (None, "unspecified"):
@@ -494,11 +489,11 @@ class _Extractor:
                     continue
                 gap = self.text[o.after_unit:c.start] if j < i else self.text[c.end:o.start]
                 if len(gap) > 40:
-                    gap_ok = _P10.match(gap)
+                    gap_ok = _QUOTED_AND_RE.match(gap)
                     if not gap_ok:
                         continue
-                elif not (_COORD_RE.match(gap) or _P11.match(gap)
-                          or _P12.match(gap)):
+                elif not (_COORD_RE.match(gap) or _QUOTED_AND_STRICT_RE.match(gap)
+                          or _AGAINST_RE.match(gap)):
                     continue
                 # same magnitude class: both written with a scale or both large
                 if o.family in ("ratio", "percent", "money"):
@@ -564,7 +559,7 @@ class _Extractor:
     # ------------------------------------------------------------------ subjects
     def _title_subject(self) -> dict:
         title = self.doc.title or ""
-        head = _P13.search(self.text[:3000])
+        head = _FIRST_HEADING_RE.search(self.text[:3000])
         first_line = self.text[:300].split("\n", 1)[0]
         probe = " ".join(x for x in (title, head.group(1) if head else "", first_line) if x)
         sub_names = find_names(probe, self.v)
@@ -683,7 +678,7 @@ class _Extractor:
             scope = self._scope_from_context(c, lo, hi)
             if scope is None and claim.family == "token_throughput":
                 scope = self._scope_from_context(c, max(s_start, c.start - 120), c.start)
-            if scope == "aggregate" and claim.family == "token_throughput" and not _P14.search(text[lo:hi]):
+            if scope == "aggregate" and claim.family == "token_throughput" and not _AGGREGATE_WORD_RE.search(text[lo:hi]):
                 scope = None
             if scope is not None and (claim.family != "tokens" or scope == "aggregate"):
                 claim.scope = scope
@@ -744,14 +739,14 @@ class _Extractor:
         # "a P90 of 196" / "Median input ... is 142K"
         if hits:
             s, e, name = hits[-1]
-            if name != "peak" or _P15.search(text[s:e]):
+            if name != "peak" or _PEAK_WORD_RE.search(text[s:e]):
                 return name
         nxt = self._next_start(c, s_end)
         hi = min(nxt, c.after_unit + 30)
         for s, e, name in self.v.statistics.finditer(text, c.end, hi):
-            if _P16.match(text[e:e + 4]):
+            if _OF_AFTER_RE.match(text[e:e + 4]):
                 continue
-            if name == "peak" and not _P17.search(text[s:e]):
+            if name == "peak" and not _PEAK_WORD_RE.search(text[s:e]):
                 continue
             return name
         return None
@@ -815,17 +810,17 @@ class _Extractor:
                 if re.search(rf"(?i)\b{word}\b", table.caption):
                     stat = name
                     break
-        if stat == "peak" and not _P21.search(header + " " + table.caption):
+        if stat == "peak" and not _PEAK_WORD_RE.search(header + " " + table.caption):
             stat = None
         claim.statistic = stat
         claim.phase = v.phases.first(header) if claim.family in ("latency", "token_throughput") else None
         if claim.family == "token_throughput" and not claim.token_kind:
-            claim.token_kind = "output" if _P22.search(header) else None
+            claim.token_kind = "output" if _OUT_WORD_RE.search(header) else None
         # conditions from the row's other cells, by their headers
         for other in row.cells:
             h = table.column_header(other.col).lower()
             val = other.text.strip().strip("*")
-            if not _P23.fullmatch(val):
+            if not _PLAIN_NUMBER_RE.fullmatch(val):
                 continue
             try:
                 num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
@@ -835,11 +830,11 @@ class _Extractor:
                 claim.batch_size = num
             elif "concurren" in h and claim.concurrency is None:
                 claim.concurrency = num
-            elif _P24.search(h) and claim.parallelism is None:
+            elif _TP_HEADER_RE.search(h) and claim.parallelism is None:
                 claim.parallelism = f"TP{int(num)}"
-            elif _P25.search(h) and claim.isl is None and other is not cl:
+            elif _INPUT_HEADER_RE.search(h) and claim.isl is None and other is not cl:
                 claim.isl = num
-            elif _P26.search(h) and claim.osl is None and other is not cl and "throughput" not in h:
+            elif _OUTPUT_HEADER_RE.search(h) and claim.osl is None and other is not cl and "throughput" not in h:
                 claim.osl = num
 
 

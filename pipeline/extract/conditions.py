@@ -18,10 +18,8 @@ from pipeline.extract.numbers import _SMALL
 from pipeline.vocab.loader import NamedPatterns, Vocab
 
 # Patterns used inside functions, compiled once.
-_P0 = re.compile(r"\s+")
-_P1 = re.compile(r"\s+")
-_P2 = re.compile(r"(?i)batch|bs|max")
-_P3 = re.compile(r"\s+")
+_SPACES_RE = re.compile(r"\s+")
+_BATCH_WORD_RE = re.compile(r"(?i)batch|bs|max")
 
 _COUNT = r"(?P<count>\d{1,5}|" + "|".join(w for w in _SMALL if " " not in w and w not in ("zero", "half")) + r"|a\s+single|single|one)"
 _COUNT_BEFORE_RE = re.compile(
@@ -82,7 +80,7 @@ def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> lis
     for n in names:
         if n.kind == "system" and start <= n.start and n.end <= end:
             acc, count = n.name.split(":")
-            label = _P0.sub(" ", text[n.start:n.end])
+            label = _SPACES_RE.sub(" ", text[n.start:n.end])
             out.append(Hardware(f"{count} x {acc} ({label})", acc, int(count), n.start, n.end))
             taken.append((n.start, n.end))
     for n in names:
@@ -148,7 +146,7 @@ def named_near(pat: NamedPatterns, text: str, start: int, end: int, pos: int, fi
 def parallelism(text: str, start: int, end: int) -> str | None:
     if not _PARALLEL_HINT_RE.search(text, start, end):
         return None
-    found = [_P1.sub("", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
+    found = [_SPACES_RE.sub("", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
     return ", ".join(dict.fromkeys(found)) or None
 
 
@@ -158,7 +156,7 @@ def concurrency(text: str, start: int, end: int) -> tuple[float | None, float | 
         n = _num(m.group("n") or m.group("n2"))
         if n is None:
             continue
-        if _P2.match(m.group(0)):
+        if _BATCH_WORD_RE.match(m.group(0)):
             batch = batch if batch is not None else n
         else:
             conc = conc if conc is not None else n
@@ -177,7 +175,7 @@ def isl_osl(text: str, start: int, end: int) -> tuple[float | None, float | None
 def price_basis(vocab: Vocab, text: str, start: int, end: int) -> str | None:
     m = _PRICE_AT_RE.search(text, start, end)
     if m:
-        return _P3.sub(" ", m.group(0)[3:]).strip()
+        return _SPACES_RE.sub(" ", m.group(0)[3:]).strip()
     return vocab.price_basis.first(text[start:end])
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import re
 
 # Patterns used inside functions, compiled once.
-_P0 = re.compile(r"([\w.]+)[.!?]$")
+_LAST_WORD_RE = re.compile(r"([\w.]+)[.!?]$")
 
 
 _ABBREV = {
@@ -102,7 +102,7 @@ def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
         para_out.append((ps, pe))
         start = ps
         for m in _END_RE.finditer(text, ps, pe):
-            word = _P0.search(text[max(ps, m.start() - 12): m.start() + 1])
+            word = _LAST_WORD_RE.search(text[max(ps, m.start() - 12): m.start() + 1])
             if word and word.group(1).lower().rstrip(".") in _ABBREV:
                 continue
             # "2.5" never reaches here (no space after the point); "No. 3" is an abbreviation.

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 # Patterns used inside functions, compiled once.
-_P0 = re.compile(r"\s+")
-_P1 = re.compile(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})")
-_P2 = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b")
+_SPACES_RE = re.compile(r"\s+")
+_CREDITED_TO_RE = re.compile(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})")
+_CLAUSE_BREAK_RE = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b")
 
 
 _COMPARATORS = [
@@ -78,7 +78,7 @@ def _group_index(m: re.Match) -> int:
 
 def _clean_who(who: str) -> str | None:
     who = re.sub(r"^(?:the|a|an|its|their|his|her)\s+", "", who.strip(), flags=re.I)
-    who = _P0.sub(" ", who).strip(" ,.;:")
+    who = _SPACES_RE.sub(" ", who).strip(" ,.;:")
     if not who or who.split()[0].lower() in _NOT_REPORTERS:
         return None
     return who
@@ -102,10 +102,10 @@ def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) 
         if m and (m.re is _ACCORDING_RE and ("according" in m.group(0).lower() or "credited" in m.group(0).lower() or "reported" in m.group(0).lower() or "attributed" in m.group(0).lower())):
             asserted_by = _clean_who(m.group("who"))
         else:
-            m2 = _P1.match(sentence_after) or _CREDITED_WITH_RE.search(sentence_before)
+            m2 = _CREDITED_TO_RE.match(sentence_after) or _CREDITED_WITH_RE.search(sentence_before)
             if m2:
                 asserted_by = _clean_who(m2.group("who"))
-    clause = _P2.split(sentence_before)[-1]
+    clause = _CLAUSE_BREAK_RE.split(sentence_before)[-1]
     if _NEG_RE.search(clause):
         return "negated", asserted_by
     if sentence.rstrip().endswith("?") or _QUESTION_RE.search(clause):

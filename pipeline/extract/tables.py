@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import re
 
 # Patterns used inside functions, compiled once.
-_P0 = re.compile(r"(?<!\\)\|")
+_PIPE_RE = re.compile(r"(?<!\\)\|")
 
 
 _ROW_RE = re.compile(r"(?m)^[ \t]*\|.*$")
@@ -57,7 +57,7 @@ def _cells(text: str, s: int, e: int) -> list[Cell]:
     line = text[s:e]
     cells = []
     # Split on unescaped pipes; the leading pipe opens the first cell.
-    positions = [m.start() for m in _P0.finditer(line)]
+    positions = [m.start() for m in _PIPE_RE.finditer(line)]
     if not positions:
         return cells
     if line[: positions[0]].strip():

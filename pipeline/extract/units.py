@@ -11,8 +11,8 @@ import re
 from pipeline.vocab.loader import UnitEntry, Vocab
 
 # Patterns used inside functions, compiled once.
-_P0 = re.compile(r"(?:1\s?)?(?:m|million|1m)\b")
-_P1 = re.compile(r"(?:1\s?)?(?:k|thousand|1k)\b")
+_MILLION_RE = re.compile(r"(?:1\s?)?(?:m|million|1m)\b")
+_THOUSAND_RE = re.compile(r"(?:1\s?)?(?:k|thousand|1k)\b")
 
 _GAP_RE = re.compile(r"\+?[ \u00a0]?(?:\*\*|__)?[ \u00a0]?")
 _CURRENCY_BEFORE_RE = re.compile(r"(?:US\$|USD\s?|\\?\$|€|EUR\s?)(?:\*\*)?$")
@@ -93,9 +93,9 @@ def per_basis(text: str, pos: int, limit: int) -> tuple[str, int] | None:
     low = basis.lower()
     if low.startswith("gpu") and ("h" in low[3:]):
         basis = "GPU-hour"
-    elif _P0.match(low):
+    elif _MILLION_RE.match(low):
         basis = "million tokens" if ("token" in low or low in ("m", "1m", "million")) else basis
-    elif _P1.match(low):
+    elif _THOUSAND_RE.match(low):
         basis = "thousand tokens"
     elif low in ("hr", "h"):
         basis = "hour"
