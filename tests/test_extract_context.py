@@ -114,3 +114,21 @@ def test_markdown_table_cells_take_header_units_and_row_subjects():
     assert ttft.family == "latency" and abs(ttft.value - 0.0855) < 1e-9 and ttft.phase == "ttft"
     assert by_surface(found, "2.1x").family == "ratio"
     assert not [c for c in found if c.surface == "64"], "batch size is a condition"
+
+
+def test_reach_is_a_threshold_only_when_denied_or_asked():
+    found = claims("The slow path reaches 430 tokens/s per user. Neither build reaches 900 tokens/s per user. "
+                   "Did any build reach 1,200 tokens/s per user?")
+    assert by_surface(found, "430 tokens/s").comparator == "="
+    assert by_surface(found, "900 tokens/s").comparator == ">="
+    assert by_surface(found, "1,200 tokens/s").comparator == ">="
+
+
+def test_table_column_header_names_the_hardware_of_its_cells():
+    text = (
+        "Memory per accelerator on the H100 test bench:\n\n"
+        "| Spec | H100 | MI300X |\n|---|---|---|\n| Memory | 80 GB | 192 GB |\n"
+    )
+    found = claims(text)
+    assert by_surface(found, "80 GB").accelerator == "H100"
+    assert by_surface(found, "192 GB").accelerator == "MI300X"

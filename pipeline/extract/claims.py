@@ -101,6 +101,7 @@ _TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|output|generated|dec
 _KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
             "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
 _KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input"})
+_REACH_RE = re.compile(r"(?i)\b(?:reach(?:es|ed|ing)?|hit(?:s|ting)?)\s+(?:the\s+|a\s+)?[*_]*\s*$")
 _SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
 _SIZE_NOUN_AFTER_RE = re.compile(r"(?i)\+?\s*(?:[\w-]+\s+)?(tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
 _RATE_AFTER_RE = re.compile(r"(?i)\s*(?:/|per\s|a\s+second|every\s+second)")
@@ -253,6 +254,8 @@ class _Extractor:
             if own.entry.family == "latency" and _TIME_REF_RE.match(text, own.end, own.end + 20):
                 return None
             _apply_unit(c, own)
+            if cell is not None:  # "| 80 GB |": its own unit, the row's and column's subject
+                c.table = cell
             if own.entry.family in ("latency",) and n.spelled and c.value_text.lower() in ("one", "a"):
                 return None
             return c
@@ -641,7 +644,8 @@ class _Extractor:
             sentence_end=s_end, sentence=text[s_start:s_end], implied=c.implied,
             in_table=c.table is not None, statistic=c.statistic,
         )
-        claim.comparator = comparator(text[max(s_start, c.start - 60):c.start].replace("**", ""), text[c.num.end:c.num.end + 20] if c.high is None else text[c.end:c.end + 20])
+        lead = text[max(s_start, c.start - 60):c.start].replace("**", "")
+        claim.comparator = comparator(lead, text[c.num.end:c.num.end + 20] if c.high is None else text[c.end:c.end + 20])
         if c.unit_text.endswith("+") or text[c.end:c.end + 1] == "+":
             claim.comparator = ">="
         # the clause the figure owns: from the previous figure to the next one
@@ -656,6 +660,10 @@ class _Extractor:
             cues = self._cue_cache[s_start] = has_cues(text[s_start:s_end])
         if cues:
             claim.stance, claim.asserted_by = stance_and_source(before, after, text[s_start:s_end])
+        # "reaches 575" states where a measurement landed; "neither reaches 1,000" or
+        # "whether it reached 1,000" is about a threshold, so only there it means >=
+        if claim.comparator == ">=" and claim.stance == "asserted" and _REACH_RE.search(lead):
+            claim.comparator = "="
         if claim.family == "token_throughput" and not claim.scope:
             claim.scope = "unspecified"
         if claim.model:
@@ -783,13 +791,16 @@ class _Extractor:
         names = find_names(probe, v)
         model = next((n.name for n in names if n.kind == "model"), None)
         model = v.canonical_model(model) if model else self.title_subject["model"]
-        hws = cond.hardware_mentions(probe, names, 0, len(probe))
-        if row.section:
-            sec_names = find_names(row.section, v)
-            sec_hw = cond.hardware_mentions(row.section, sec_names, 0, len(row.section))
-            if sec_hw:
-                hws = sec_hw
-        hw = hws[0] if hws else self.title_subject["hardware"]
+        # hardware: the most specific place that names one wins: the cell's column header
+        # ("| H100 | MI300X |"), the row's section, the row itself, the caption, the title
+        hw = None
+        for part in (header, row.section or "", row_text, table.caption):
+            if part:
+                found = cond.hardware_mentions(part, find_names(part, v), 0, len(part))
+                if found:
+                    hw = found[0]
+                    break
+        hw = hw or self.title_subject["hardware"]
         engine = next((n.name for n in names if n.kind == "engine"), None)
         dtype = next((n.name for n in names if n.kind == "dtype"), None)
         hit = self._row_cache[key] = (model, hw, engine, dtype)
