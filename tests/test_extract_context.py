@@ -132,3 +132,13 @@ def test_table_column_header_names_the_hardware_of_its_cells():
     found = claims(text)
     assert by_surface(found, "80 GB").accelerator == "H100"
     assert by_surface(found, "192 GB").accelerator == "MI300X"
+
+
+def test_subject_carries_from_the_section_heading():
+    text = ("# Results\n\n### Qwen2.5-32B on 2 x L40S\n\nWe used the default settings.\n\n"
+            "It sustains 2,400 tokens/s in total.\n\n### Other notes\n\nA separate run reached 75 tokens/s.")
+    found = claims(text)
+    c = by_surface(found, "2,400 tokens/s")
+    assert c.inherited and c.model == "Qwen2.5-32B" and c.hardware == "2 x L40S"
+    other = by_surface(found, "75 tokens/s")
+    assert other.model is None and other.hardware is None

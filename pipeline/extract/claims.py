@@ -101,6 +101,8 @@ _TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|output|generated|dec
 _KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
             "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
 _KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input"})
+_HEADING_RE = re.compile(r"(?m)^#{1,6}[ \t]")
+_SECTION_REACH = 1500  # how far back a section's subject carries, in characters
 _REACH_RE = re.compile(r"(?i)\b(?:reach(?:es|ed|ing)?|hit(?:s|ting)?)\s+(?:the\s+|a\s+)?[*_]*\s*$")
 _SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
 _SIZE_NOUN_AFTER_RE = re.compile(r"(?i)\+?\s*(?:[\w-]+\s+)?(tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
@@ -170,6 +172,7 @@ class _Extractor:
         self._sent_cache: dict[int, tuple] = {}
         self._cue_cache: dict[int, bool] = {}
         self._names_in_cache: dict[tuple, list] = {}
+        self._heading_starts = [m.start() for m in _HEADING_RE.finditer(self.text)]
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
 
@@ -602,6 +605,30 @@ class _Extractor:
             return hits
         return [h for h in hits if h[0] < c.next_start or h[1] <= c.start]
 
+    def _section_subject(self, p_start: int, kind: str):
+        """The last model or hardware named earlier in the paragraph's section (back to its
+        heading, at most a few paragraphs): "### Llama-8B on 1 x A100" is the subject of the
+        figures under it, and slides repeat their subject in the bullet above."""
+        i = bisect.bisect_right(self._heading_starts, p_start) - 1
+        lo = max(self._heading_starts[i] if i >= 0 else 0, p_start - _SECTION_REACH)
+        if lo >= p_start:
+            return None
+        # walk back paragraph by paragraph, reusing each paragraph's kept names
+        j = bisect.bisect_left(self.seg.para_starts, p_start) - 1
+        while j >= 0 and self.seg.para_ends[j] > lo:
+            ps = self.seg.para_starts[j]
+            names = self.names_near(ps)
+            if kind == "model":
+                hits = [n for n in names if n.kind == "model"]
+                if hits:
+                    return self.v.canonical_model(hits[-1].name)
+            else:
+                hws = cond.hardware_mentions(self.text, names, ps, self.seg.para_ends[j])
+                if hws:
+                    return hws[-1]
+            j -= 1
+        return None
+
     def _names_other_subject(self, s_start: int, s_end: int) -> bool:
         if self._names_in("engine", s_start, s_end):
             return True
@@ -695,8 +722,11 @@ class _Extractor:
         if model is None:
             # the paragraph's subject carries only into a sentence that names no other
             # system, source or product ("The vLLM post shows ..." is about the post)
-            if not self._names_other_subject(s_start, s_end):
+            other = self._names_other_subject(s_start, s_end)
+            if not other:
                 model = self._model_in(p_start, s_start, s_start, s_start)
+                if model is None:
+                    model = self._section_subject(p_start, "model")
             if model is None and self.title_subject["model"]:
                 model = self.title_subject["model"]
             claim.inherited = model is not None
@@ -704,7 +734,7 @@ class _Extractor:
         hw = self._hardware_in(s_start, s_end, c.start, c.after_unit, c)
         if hw is None:
             if not self._names_other_subject(s_start, s_end):
-                hw = self._hardware_in(p_start, s_start, s_start, s_start)
+                hw = self._hardware_in(p_start, s_start, s_start, s_start) or self._section_subject(p_start, "hardware")
             hw = hw or self.title_subject["hardware"]
             if hw is not None:
                 claim.inherited = True
