@@ -172,6 +172,7 @@ class _Extractor:
         self._sent_cache: dict[int, tuple] = {}
         self._cue_cache: dict[int, bool] = {}
         self._names_in_cache: dict[tuple, list] = {}
+        self._probe_hardware: dict[str, list] = {}  # table header/caption text -> hardware
         self._heading_starts = [m.start() for m in _HEADING_RE.finditer(self.text)]
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
@@ -826,7 +827,9 @@ class _Extractor:
         hw = None
         for part in (header, row.section or "", row_text, table.caption):
             if part:
-                found = cond.hardware_mentions(part, find_names(part, v), 0, len(part))
+                found = self._probe_hardware.get(part)
+                if found is None:
+                    found = self._probe_hardware[part] = cond.hardware_mentions(part, find_names(part, v), 0, len(part))
                 if found:
                     hw = found[0]
                     break
