@@ -73,6 +73,7 @@ _HEADER_FAMILY = [
     (re.compile(r"(?i)throughput|tok(?:en)?s?/s|tps\b"), UnitEntry("tokens/s", "token_throughput")),
 ]
 _STAT_CAPTION = {"max": "peak", "maximum": "peak", "peak": "peak", "mean": "mean", "average": "mean", "median": "median"}
+_STAT_CAPTION_RE = re.compile(r"(?i)\b(?:" + "|".join(_STAT_CAPTION) + r")\b")
 # Capitalised words that may follow "2x" in a title or heading without making it a count.
 _RATIO_NOUNS = {
     "faster", "higher", "lower", "more", "less", "better", "speedup", "speed", "throughput",
@@ -173,6 +174,7 @@ class _Extractor:
         self._cue_cache: dict[int, bool] = {}
         self._names_in_cache: dict[tuple, list] = {}
         self._probe_hardware: dict[str, list] = {}  # table header/caption text -> hardware
+        self._column_cache: dict[tuple, tuple] = {}
         self._heading_starts = [m.start() for m in _HEADING_RE.finditer(self.text)]
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
@@ -408,7 +410,7 @@ class _Extractor:
                     continue
                 if not self._standalone(c):
                     continue
-                if _NUMBER_WORD_RE.search(text[max(0, c.start - 20):c.start]):
+                if _NUMBER_WORD_RE.search(text, max(0, c.start - 20), c.start):
                     continue
                 s_start, s_end = self.seg.sentence(c.start)
                 ref = None
@@ -839,6 +841,22 @@ class _Extractor:
         hit = self._row_cache[key] = (model, hw, engine, dtype)
         return hit
 
+    def _column_facts(self, table: Table, header: str) -> tuple:
+        """(statistic, phase, output-token kind) a column's header and the table's caption
+        give every cell below them, worked out once per column."""
+        key = (id(table), header)
+        hit = self._column_cache.get(key)
+        if hit is None:
+            v = self.v
+            stat = v.statistics.first(header)
+            if stat is None:
+                cap = _STAT_CAPTION_RE.search(table.caption)
+                stat = _STAT_CAPTION[cap.group(0).lower()] if cap else None
+            if stat == "peak" and not _PEAK_WORD_RE.search(header + " " + table.caption):
+                stat = None
+            hit = self._column_cache[key] = (stat, v.phases.first(header), "output" if _OUT_WORD_RE.search(header) else None)
+        return hit
+
     def _table_conditions(self, claim: Claim, c: Cand) -> None:
         table, row, cl = c.table
         header = table.column_header(cl.col)
@@ -848,18 +866,11 @@ class _Extractor:
         if hw is not None:
             claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
         claim.engine, claim.dtype = engine, dtype
-        stat = v.statistics.first(header)
-        if stat is None:
-            for word, name in _STAT_CAPTION.items():
-                if re.search(rf"(?i)\b{word}\b", table.caption):
-                    stat = name
-                    break
-        if stat == "peak" and not _PEAK_WORD_RE.search(header + " " + table.caption):
-            stat = None
+        stat, phase, out_kind = self._column_facts(table, header)
         claim.statistic = stat
-        claim.phase = v.phases.first(header) if claim.family in ("latency", "token_throughput") else None
+        claim.phase = phase if claim.family in ("latency", "token_throughput") else None
         if claim.family == "token_throughput" and not claim.token_kind:
-            claim.token_kind = "output" if _OUT_WORD_RE.search(header) else None
+            claim.token_kind = out_kind
         # conditions from the row's other cells, by their headers
         for other in row.cells:
             h = table.column_header(other.col).lower()

@@ -84,11 +84,13 @@ def _clean_who(who: str) -> str | None:
     return who
 
 
+_ANY_CUE_RE = re.compile("|".join(f"(?:{p.pattern})" for p in (_NEG_RE, _HYPO_RE, _QUESTION_RE, _VERB_RE, _ACCORDING_RE)), re.I)
+
+
 def has_cues(sentence: str) -> bool:
     """Whether a sentence holds any word that can change a figure's stance or source; most
     do not, and then every figure in them is simply asserted."""
-    return "?" in sentence or "credited" in sentence or "attributed" in sentence or any(
-        p.search(sentence) for p in (_NEG_RE, _HYPO_RE, _QUESTION_RE, _VERB_RE, _ACCORDING_RE))
+    return "?" in sentence or "credited" in sentence or "attributed" in sentence or bool(_ANY_CUE_RE.search(sentence))
 
 
 def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) -> tuple[str, str | None]:

@@ -69,6 +69,9 @@ def currency_before(text: str, pos: int) -> tuple[int, str] | None:
     """(where it starts, the sign) for a currency sign or code just before ``pos``
     ("$38.96", "USD 2", "**$**38"), if any; the claim's span then starts at the sign."""
     lo = max(0, pos - 6)
+    window = text[lo:pos]
+    if "$" not in window and "USD" not in window and "€" not in window and "EUR" not in window:
+        return None
     m = _CURRENCY_BEFORE_RE.search(text, lo, pos)
     if not m:
         return None
