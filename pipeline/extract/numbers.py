@@ -10,7 +10,6 @@ import math
 import re
 from dataclasses import dataclass
 
-import regex
 
 _SMALL = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

@@ -1,0 +1,291 @@
+"""Candidate figures: every number that may be a claim, with its unit, range and family.
+
+Only numbers that can still become claims pay for the name/date/version test, and a
+bare number (no unit) stays a candidate for the context pass to promote."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.extract.masks import Span
+from pipeline.extract.numbers import (
+    BETWEEN_RE, find_numbers, Number, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS,
+)
+from pipeline.extract.patterns import (
+    AND_TO_RE, AT_POINT_RE, BRACKETED_RE, CAP_WORD_RE, CELL_NUMBER_RE, DOUBLE_NOUN_RE,
+    HEADER_FAMILY, HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
+    RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
+    SKIP_HEADER_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE, TOKENS_HEADER_RE,
+    UNIT_BEFORE_RE,
+)
+from pipeline.extract.tables import clean
+from pipeline.extract.units import (
+    cents_after, currency_after, currency_before, per_basis, read_unit, UnitHit,
+)
+from pipeline.vocab.loader import UnitEntry
+
+
+@dataclass(slots=True)
+class Cand:
+    num: Number
+    start: int
+    end: int
+    value: float
+    low: float | None
+    high: float | None
+    precision: float
+    value_text: str
+    family: str | None = None
+    unit: str | None = None
+    unit_text: str = ""
+    scope: str | None = None
+    token_kind: str | None = None
+    phase: str | None = None
+    per_basis: str | None = None
+    implied: bool = False
+    table: tuple | None = None
+    explicit_scope: bool = False
+    after_unit: int = 0     # where the figure's own words end (unit and denominator)
+    statistic: str | None = None
+    prev_end: int = 0               # where the previous figure's words end
+    next_start: int = 1 << 62       # where the next figure starts
+    ref: "Cand | None" = None       # the figure a bare number borrowed its unit from
+    ref_kind: str = ""              # value | sibling | verb
+    index: int = 0                  # position among the document's candidates
+
+
+def _apply_unit(c: Cand, hit: UnitHit) -> None:
+    e = hit.entry
+    c.family, c.unit, c.unit_text = e.family, e.unit, hit.unit_text
+    c.value *= e.factor
+    c.low = c.low * e.factor if c.low is not None else None
+    c.high = c.high * e.factor if c.high is not None else None
+    c.precision *= e.factor
+    c.token_kind = e.token_kind or c.token_kind
+    c.phase = e.phase or c.phase
+    if hit.scope:
+        c.scope, c.explicit_scope = hit.scope, True
+    c.end = hit.end
+    c.after_unit = max(hit.end, hit.scope_end or 0)
+
+
+class CandidateFinder:
+    """Finds the numbers that can be figures and reads each one's unit, range and family.
+
+    A mixin of the claim builder: it relies on ``text``, ``lower``, ``v`` (the vocabulary),
+    ``seg``, ``tables`` and ``masks`` set up there."""
+
+    # ------------------------------------------------------------------ candidates
+    def candidates(self) -> list[Cand]:
+        text = self.text
+        glob = self.masks.global_masks
+        nums = [n for n in find_numbers(text, lower=self.lower) if not glob.covers(n.start, n.end)]
+        out: list[Cand] = []
+        i = 0
+        while i < len(nums):
+            n = nums[i]
+            c = self._candidate(n, nums[i + 1] if i + 1 < len(nums) else None)
+            i += 1
+            if c is None:
+                continue
+            if c.high is not None and i < len(nums) and nums[i].start < c.end:
+                i += 1
+            # The costlier name/date/version test runs only for numbers that can still
+            # become claims: those with a unit, and bare ones a context rule could promote.
+            if c.family is None and not self._standalone(c):
+                continue
+            if self.masks.covers(n.start, n.end):
+                continue
+            out.append(c)
+        out.extend(self._ratio_words())
+        out.sort(key=lambda c: c.start)
+        for i, c in enumerate(out):
+            c.index = i
+        for a, b in zip(out, out[1:]):
+            b.prev_end, a.next_start = a.after_unit, b.start
+        # "471,578 at 200 tok/s for Dynamo vLLM": an operating point belongs to the figure
+        # before it, so that figure's own words run on past it
+        for a, b, c in zip(out, out[1:], out[2:]):
+            if AT_POINT_RE.fullmatch(self.text, a.after_unit, b.start):
+                a.next_start = c.start
+        return out
+
+    def _candidate(self, n: Number, nxt: Number | None) -> Cand | None:
+        text = self.text
+        s_start, s_end = self.seg.sentence(n.start)
+        limit = max(s_end, n.end)
+        c = Cand(num=n, start=n.start, end=n.end, value=n.value, low=None, high=None,
+                 precision=n.precision, value_text=n.text, after_unit=n.end)
+        # a range: "20–22", "2.5-3.4x", "between 30 and 200", "from 575 to 826"
+        own = read_unit(text, n.end, self.v, limit)
+        if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
+            sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1)
+            between = BETWEEN_RE.search(text[max(0, n.start - 9):n.start])
+            if sep is None and between and AND_TO_RE.match(text[n.end:nxt.start]):
+                sep = True
+            if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5 \
+                    and not self.masks.covers(nxt.start, nxt.end):
+                word = sep is True or sep.group(0).strip().lower()
+                if word in (True, "–", "—", "-", "~") or between or own is None:
+                    lo, hi = n.value * (nxt.scale if n.scale == 1 and nxt.scale != 1 else 1), nxt.value
+                    if hi > lo:
+                        c.low, c.high, c.value = lo, hi, lo
+                        c.end = nxt.end
+                        c.value_text = text[n.start:nxt.end]
+                        c.precision = min(n.precision, nxt.precision)
+                        own = read_unit(text, nxt.end, self.v, limit)
+        cell = self.tables.at(n.start)
+        cur = currency_before(text, n.start)
+        if cur and text[c.end:c.end + 1] == "$":  # "$24$": inline math, not money
+            return None
+        if cur:
+            c.start, symbol = cur
+            c.family, c.unit, c.unit_text = "money", "USD", symbol
+            basis = per_basis(text, c.end, limit)
+            if basis:
+                c.per_basis = basis[0]
+                c.after_unit = basis[1]
+            else:
+                c.after_unit = c.end
+            if c.per_basis == "GPU-hour" or (c.per_basis or "").lower() == "gpu":
+                c.scope, c.explicit_scope = "per_gpu", True
+            return c
+        if own is not None:
+            if own.entry.family == "ratio" and (self._is_count(c.end, own, n) or NOT_RATIO_AFTER_RE.match(text, own.end)):
+                return None
+            if own.entry.family == "latency" and TIME_REF_RE.match(text, own.end, own.end + 20):
+                return None
+            _apply_unit(c, own)
+            if cell is not None:  # "| 80 GB |": its own unit, the row's and column's subject
+                c.table = cell
+            if own.entry.family in ("latency",) and n.spelled and c.value_text.lower() in ("one", "a"):
+                return None
+            return c
+        after_cur = currency_after(text, c.end, limit)
+        if after_cur:
+            c.family, c.unit, c.unit_text, c.end = "money", "USD", after_cur.group(0).strip(), after_cur.end()
+            return c
+        cents = cents_after(text, c.end, limit)
+        if cents:
+            c.family, c.unit, c.unit_text, c.end = "money", "USD", cents.group(0).strip(), cents.end()
+            c.value *= 0.01
+            c.precision *= 0.01
+            return c
+        if cell is not None:
+            return self._table_candidate(c, cell)
+        if n.spelled:
+            return None
+        before_unit = UNIT_BEFORE_RE.search(text, max(s_start, n.start - 16), n.start)
+        if before_unit:
+            rate = read_unit(before_unit.group(1), 0, self.v)
+            if rate is not None:
+                c.family, c.unit, c.unit_text = rate.entry.family, rate.entry.unit, before_unit.group(1)
+                return c
+        # "700B", "2.8T": a magnitude letter with no unit reads as a size when the
+        # sentence speaks of models or tokens.
+        if n.scale >= 1e9 or (n.scale >= 1e6 and n.has_suffix_letter):
+            before = text[s_start:n.start]
+            sentence = text[s_start:s_end]
+            in_parens = text[max(0, n.start - 1):n.start] == "(" or bool(OPEN_PAREN_RE.search(before))
+            after_model = bool(self._name_just_before(n.start, "model"))
+            # the noun right after the figure decides ("700B+ models", "608B tokens"); else
+            # the nearest one before it ("Total input tokens: 608B", "a model of 70B")
+            after = SIZE_NOUN_AFTER_RE.match(text, n.end, min(s_end, n.end + 30))
+            kind = after.group(1).lower() if after else None
+            if kind is None:
+                nouns = [m for m in SIZE_NOUN_RE.finditer(before) if not RATE_AFTER_RE.match(before, m.end())]
+                kind = nouns[-1].group(0).lower() if nouns else None
+            if kind is not None and kind.startswith(("token", "context")):
+                c.family, c.unit = "tokens", "count"
+            elif n.scale >= 1e9 and (in_parens or after_model or kind is not None or MODELISH_RE.search(sentence)):
+                c.family, c.unit = "parameters", "count"
+            if c.family:
+                c.implied = False
+                return c
+        return c  # bare: the context pass may still give it a unit
+
+    def _ratio_words(self) -> list[Cand]:
+        out = []
+        for m in RATIO_HINT_RE.finditer(self.lower):
+            # cheap literal scan first; the word itself is read and checked only on a hit
+            ws = m.start()
+            while ws > 0 and self.text[ws - 1].isalpha() or (ws > 0 and self.text[ws - 1] == "-" and ws > 1 and self.text[ws - 2].isalpha()):
+                ws -= 1
+            m = RATIO_WORD_RE.match(self.text, ws)
+            if m is None or self.masks.covers(m.start(), m.end()):
+                continue
+            word = m.group(0).lower()
+            val = RATIO_WORDS.get(word)
+            if val is None:
+                continue
+            # "double" as an adjective of a noun ("double-buffering") is not a ratio
+            if DOUBLE_NOUN_RE.match(self.text[m.end():m.end() + 25]):
+                continue
+            n = Number(m.start(), m.end(), m.group(0), float(val), 0.0, spelled=True)
+            out.append(Cand(num=n, start=m.start(), end=m.end(), value=float(val), low=None, high=None,
+                            precision=0.0, value_text=m.group(0), family="ratio", unit="x",
+                            unit_text=m.group(0), after_unit=m.end()))
+        return out
+
+    def _is_count(self, pos: int, hit: UnitHit, n: Number) -> bool:
+        """"8x H100", "8x RoCE links": an integer with x before a name counts things."""
+        if hit.entry.unit != "x" or not float(n.value).is_integer() or "." in n.text:
+            return False
+        m = CAP_WORD_RE.match(self.text[hit.end:hit.end + 30])
+        return bool(m) and m.group(1).lower() not in RATIO_NOUNS
+
+    def _name_just_before(self, pos: int, kind: str) -> Span | None:
+        for nm in self.names_near(pos):
+            if nm.kind == kind and nm.end <= pos and pos - nm.end <= 2:
+                return nm
+        return None
+
+    # ------------------------------------------------------------------ tables
+    def _table_candidate(self, c: Cand, cell) -> Cand | None:
+        table, row, cl = cell
+        # only a cell that is the figure itself; a number inside a label cell is not one
+        if not CELL_NUMBER_RE.fullmatch(clean(cl.text)):
+            return None
+        header = table.column_header(cl.col)
+        if not header or SKIP_HEADER_RE.search(header) and not HEADER_FAMILY[0][0].search(header) and "throughput" not in header.lower() and "latency" not in header.lower():
+            return None
+        hit = self._header_unit(header)
+        if hit is None:
+            for pat, entry in HEADER_FAMILY:
+                if pat.search(header):
+                    hit = UnitHit(end=c.end, unit_text="", entry=entry)
+                    break
+        if hit is None and TOKENS_HEADER_RE.search(header):
+            hit = UnitHit(end=c.end, unit_text="", entry=UnitEntry("count", "tokens"))
+        if hit is None:
+            return None
+        e = hit.entry
+        c.family, c.unit, c.unit_text = e.family, e.unit, hit.unit_text
+        c.value *= e.factor
+        c.low = c.low * e.factor if c.low is not None else None
+        c.high = c.high * e.factor if c.high is not None else None
+        c.precision *= e.factor
+        c.token_kind = e.token_kind
+        if hit.scope:
+            c.scope, c.explicit_scope = hit.scope, True
+        c.implied = True
+        c.table = (table, row, cl)
+        return c
+
+    def _header_unit(self, header: str) -> UnitHit | None:
+        for m in BRACKETED_RE.finditer(header):
+            inner = (m.group(1) or m.group(2) or "").strip()
+            h = read_unit(inner, 0, self.v)
+            if h and h.end >= len(inner.rstrip()) - 1:
+                return h
+            h = read_unit(inner, 0, self.v)
+            if h:
+                return h
+        for m in HEADER_WORD_START_RE.finditer(header):
+            h = read_unit(header, m.end(), self.v)
+            if h and h.entry.family not in ("tokens", "ratio", "latency", "parameters"):
+                return h
+        if TIME_HEADER_RE.search(header):
+            unit = TIME_UNIT_RE.search(header)
+            if unit:
+                return read_unit(unit.group(1), 0, self.v)
+        return None

@@ -1,0 +1,224 @@
+"""Context: a bare number borrows the unit and denominator of the figure it repeats, lists,
+stands beside or follows, and mentions of one figure share their conditions."""
+from __future__ import annotations
+
+from pipeline.extract.candidates import Cand
+from pipeline.extract.patterns import (
+    AGAINST_RE, AT_OPERATING_POINT_RE, CONDITION_BEFORE_RE, COORD_RE, FOLLOWING_OK,
+    LIST_SEP_RE, NEXT_WORD_RE, NUMBER_WORD_RE, PERF_VERB_RE, QUOTED_AND_RE,
+    QUOTED_AND_STRICT_RE, REFERABLE, SHARED_FIELDS, SIG_RE,
+)
+from pipeline.model import Claim
+
+
+class ContextResolver:
+    """Carries units, denominators and conditions from one figure to the numbers that refer
+    to it. A mixin of the claim builder (uses ``text``, ``seg``)."""
+
+    # ------------------------------------------------------------------ context
+    def resolve_bare(self, cands: list[Cand]) -> None:
+        """Give bare numbers the unit of the figure they refer to or stand beside."""
+        text = self.text
+        self._resolve_lists(cands)
+        for _ in range(2):
+            by_text: dict[str, Cand] = {}
+            for src in cands:
+                if src.family in REFERABLE and src.unit is not None:
+                    by_text.setdefault(src.num.text.replace(",", ""), src)
+            for c in cands:
+                if c.family or c.num.spelled:
+                    continue
+                if not self._standalone(c):
+                    continue
+                if NUMBER_WORD_RE.search(text, max(0, c.start - 20), c.start):
+                    continue
+                s_start, s_end = self.seg.sentence(c.start)
+                ref = None
+                # 1. the same value given with a unit elsewhere in the document
+                # "batch sizes exceeding 64" repeats a setting's value, not a figure's
+                src = by_text.get(c.num.text.replace(",", ""))
+                if src is not None and src is not c and (c.num.value >= 10 or "." in c.num.text) \
+                        and not CONDITION_BEFORE_RE.search(text, max(s_start, c.start - 40), c.start):
+                    ref, c.ref_kind = src, "value"
+                # 2. "499,715 at 150 tok/s": a throughput stated at an operating point
+                if ref is None:
+                    nxt = self._next_cand(cands, c)
+                    if nxt is not None and nxt.family == "token_throughput" and AT_OPERATING_POINT_RE.fullmatch(text[c.end:nxt.start]):
+                        c.family, c.unit, c.implied = "token_throughput", "tokens/s", True
+                        c.scope = self._doc_scope_for_operating_point(cands, c)
+                        if nxt.scope in (None, "unspecified"):
+                            nxt.scope = "per_user"
+                        continue
+                # 3. a sibling figure in the same sentence, coordinated with it
+                if ref is None:
+                    ref = self._sibling(cands, c, s_start, s_end)
+                    c.ref_kind = "sibling"
+                # 4. "reaches 575": a performance verb, unit from the figure just before
+                if ref is None and PERF_VERB_RE.search(text[max(s_start, c.start - 40):c.start]):
+                    ref = self._previous_in_paragraph(cands, c)
+                    if ref is not None and ref.family not in ("token_throughput", "request_throughput"):
+                        ref = None
+                    c.ref_kind = "verb"
+                if ref is not None and ref.family not in ("ratio", "percent"):
+                    c.family, c.unit, c.unit_text = ref.family, ref.unit, ""
+                    c.token_kind, c.per_basis, c.ref = ref.token_kind, ref.per_basis, ref
+                    factor = 1.0
+                    if ref.num.value:
+                        factor = (ref.low if ref.low is not None else ref.value) / ref.num.value
+                    c.value = c.num.value * factor
+                    c.precision = c.num.precision * factor
+                    c.implied = True
+
+    def _resolve_lists(self, cands: list[Cand]) -> None:
+        """"a ladder of 30, 50, 75, 100, 150 and 200": a list of three or more bare numbers
+        takes the unit of a figure in its sentence whose value is one of the list's."""
+        text = self.text
+        i = 0
+        while i < len(cands):
+            run = [cands[i]]
+            j = i + 1
+            while j < len(cands) and not cands[j - 1].family and not cands[j].family and LIST_SEP_RE.fullmatch(text, cands[j - 1].end, cands[j].start):
+                run.append(cands[j])
+                j += 1
+            if len(run) >= 3 and not run[0].family:
+                s_start, s_end = self.seg.sentence(run[0].start)
+                values = {c.num.value for c in run}
+                ref = next((o for o in cands if o.family and not o.implied and s_start <= o.start < s_end
+                            and o.num.value in values and o.family not in ("ratio", "percent")), None)
+                if ref is not None:
+                    factor = (ref.value / ref.num.value) if ref.num.value else 1.0
+                    for c in run:
+                        c.family, c.unit, c.ref, c.ref_kind, c.implied = ref.family, ref.unit, ref, "list", True
+                        c.value = c.num.value * factor
+                        c.precision = c.num.precision * factor
+            i = j
+
+    def _standalone(self, c: Cand) -> bool:
+        """Could this bare number be a figure? Not when a word follows that makes it a count
+        ("16 boards"), nor a tiny integer, nor a reference marker."""
+        num = c.num
+        if "." not in num.text and num.value < 10 and float(num.value).is_integer():
+            return False
+        text = self.text
+        if c.start and text[c.start - 1] in "#[":
+            return False
+        m = NEXT_WORD_RE.match(text, c.end, c.end + 40)
+        return not m or m.group(1).lower() in FOLLOWING_OK
+
+    def _next_cand(self, cands: list[Cand], c: Cand) -> Cand | None:
+        i = c.index
+        return cands[i + 1] if i + 1 < len(cands) else None
+
+    def _sibling(self, cands: list[Cand], c: Cand, s_start: int, s_end: int) -> Cand | None:
+        i = c.index
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(cands):
+                o = cands[j]
+                if not o.family or o.implied or not (s_start <= o.start < s_end):
+                    continue
+                gap = self.text[o.after_unit:c.start] if j < i else self.text[c.end:o.start]
+                if len(gap) > 40:
+                    gap_ok = QUOTED_AND_RE.match(gap)
+                    if not gap_ok:
+                        continue
+                elif not (COORD_RE.match(gap) or QUOTED_AND_STRICT_RE.match(gap)
+                          or AGAINST_RE.match(gap)):
+                    continue
+                # same magnitude class: both written with a scale or both large
+                if o.family in ("ratio", "percent", "money"):
+                    continue
+                return o
+        return None
+
+    def _previous_in_paragraph(self, cands: list[Cand], c: Cand) -> Cand | None:
+        p_start, _ = self.seg.paragraph(c.start)
+        i = c.index
+        for j in range(i - 1, -1, -1):
+            o = cands[j]
+            if o.start < p_start - 400:
+                break
+            if o.family and o.family not in ("ratio", "percent", "parameters"):
+                return o
+        return None
+
+    def _doc_scope_for_operating_point(self, cands: list[Cand], c: Cand) -> str:
+        for o in reversed([x for x in cands if x.start < c.start]):
+            if o.family == "token_throughput" and o.scope in ("per_gpu", "per_node", "per_system", "aggregate"):
+                return o.scope
+        return "unspecified"
+
+    def best_source(self, c: Cand, built: dict[int, Claim]) -> Claim | None:
+        """The figure a bare number refers to: for a repeated value, the nearest earlier
+        mention of it that states a denominator, else the nearest later one."""
+        src = built.get(id(c.ref)) if c.ref is not None else None
+        if c.ref_kind != "value":
+            return src
+        key = c.num.text.replace(",", "")
+        same = [b for b in built.values() if b.value_text.replace(",", "").split()[0] == key and b.family == c.family]
+        scoped = [b for b in same if b.scope not in (None, "unspecified")]
+        before = [b for b in scoped if b.start < c.start]
+        if before:
+            return max(before, key=lambda b: b.start)
+        if scoped:
+            return min(scoped, key=lambda b: b.start)
+        return src
+
+    def carry_scope(self, claims: list[Claim]) -> None:
+        """A figure with no denominator takes that of the previous figure written with the
+        same unit in its paragraph ("1,038 TPS per user, while SambaNova came at 792 TPS")."""
+        for i, c in enumerate(claims):
+            if c.family not in ("token_throughput", "tokens") or c.scope not in (None, "unspecified") or c.in_table:
+                continue
+            p_start, _ = self.seg.paragraph(c.start)
+            for o in reversed(claims[:i]):
+                if o.start < p_start:
+                    break
+                if o.family != c.family or o.in_table:
+                    continue
+                same_sentence = o.sentence_start == c.sentence_start
+                if c.family == "tokens" and not (same_sentence and o.scope == "aggregate"):
+                    continue
+                # only the nearest earlier figure of the family, and only if written alike
+                if c.family == "token_throughput" and (o.unit_text or "").lower() != (c.unit_text or "").lower():
+                    break
+                if o.scope not in (None, "unspecified"):
+                    c.scope = o.scope
+                break
+
+
+def _distinctive(value_text: str) -> bool:
+    """A value written with three significant digits or a decimal ("826", "62.7", "954K")
+    names one figure; "1,000" or "200" may be many different figures."""
+    digits = value_text.replace(",", "")
+    if "." in digits.split()[0] if digits.split() else False:
+        return True
+    m = SIG_RE.search(digits.replace(",", ""))
+    return bool(m) and len(m.group(0).replace(",", "")) >= 3
+
+
+def share_conditions(claims: list[Claim]) -> None:
+    """Mentions of one distinctive figure in a document are one figure: conditions stated at
+    one mention (hardware, statistic, model) hold at the others, unless mentions disagree."""
+    groups: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.family in ("ratio", "percent") or c.low is not None or c.in_table:
+            continue
+        key = (c.family, c.value_text.replace(",", "").split()[0] if c.value_text.split() else "")
+        if key[1] and _distinctive(c.value_text):
+            groups.setdefault(key, []).append(c)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        for fields in SHARED_FIELDS:
+            head = fields[0]
+            stated = {getattr(c, head) for c in members if getattr(c, head) is not None and not (head == "model" and c.inherited)}
+            stated.discard("peak")
+            if len(stated) != 1:
+                continue
+            source = next(c for c in members if getattr(c, head) in stated and not (head == "model" and c.inherited))
+            for c in members:
+                if getattr(c, head) is None or (head == "model" and c.inherited):
+                    for f in fields:
+                        setattr(c, f, getattr(source, f))
+                    if head == "model":
+                        c.inherited = False

@@ -1,0 +1,94 @@
+"""Patterns and word lists the claim builder uses, compiled once per process."""
+from __future__ import annotations
+
+import re
+
+from pipeline.vocab.loader import UnitEntry
+
+AND_TO_RE = re.compile(r"\s+(?:and|to)\s+$")
+OPEN_PAREN_RE = re.compile(r"\(\s*$")
+DOUBLE_NOUN_RE = re.compile(r"[- ](?:buffer|check|click|precision|the\s+number\s+of|counting|quantization)", re.I)
+CAP_WORD_RE = re.compile(r"\s*([A-Z][\w-]*)")
+BRACKETED_RE = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
+HEADER_WORD_START_RE = re.compile(r"(?:^|\s|/)(?=[A-Za-z%$])")
+TIME_HEADER_RE = re.compile(r"(?i)\b(?:ttft|tpot|itl|latency|time)\b")
+TIME_UNIT_RE = re.compile(r"(?i)\b(ms|s|sec|seconds|us|µs)\b")
+AT_OPERATING_POINT_RE = re.compile(r"\s+at\s+(?:a\s+)?(?:P\d+\s+of\s+)?", re.I)
+QUOTED_AND_RE = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)?[\s,\"'”’]*(?:and|or)\s+$")
+QUOTED_AND_STRICT_RE = re.compile(r"^[\s\"'”’,]*(?:\"[^\"]{0,30}\"|“[^”]{0,30}”)[\s,\"'”’]*(?:and|or)\s+$")
+AGAINST_RE = re.compile(r"^\s+(?:against|versus|vs\.?)\s+(?:a|an|the)?\s*(?:\w+\s+){0,2}(?:of\s+)?$")
+FIRST_HEADING_RE = re.compile(r"(?m)^\s*#\s+(.+)$")
+AGGREGATE_WORD_RE = re.compile(r"(?i)total|overall|aggregate|system-wide|cluster-wide|combined")
+PEAK_WORD_RE = re.compile(r"(?i)peak|max")
+OF_AFTER_RE = re.compile(r"\s+(?:of|=)")
+OUT_WORD_RE = re.compile(r"(?i)\bout(?:put)?\b")
+PLAIN_NUMBER_RE = re.compile(r"[\d,.]+[kK]?")
+TP_HEADER_RE = re.compile(r"\b(?:tp|tensor)\b")
+INPUT_HEADER_RE = re.compile(r"input|isl|prompt")
+OUTPUT_HEADER_RE = re.compile(r"output|osl")
+# Words after a duration that make it a point in time, not a measured latency.
+TIME_REF_RE = re.compile(r"\s*(?:earlier|later|ago|before|after|prior|from\s+now|old|long)\b", re.I)
+# A word after a bare number that shows it counts things ("16 GB300s", "five documents").
+FOLLOWING_OK = {
+    "at", "on", "as", "and", "or", "with", "against", "for", "in", "to", "from", "credited",
+    "figure", "figures", "is", "was", "versus", "vs", "under", "over", "when", "while", "which",
+    "that", "by", "mark", "number", "reported", "claimed", "listed", "stated", "attributed",
+    "remains", "stands", "came", "comes", "holds", "but", "so", "than", "of", "per", "level",
+}
+PERF_VERB_RE = re.compile(
+    r"\b(?:reach(?:es|ed)?|hit(?:s)?|stops?\s+at|stopped\s+at|top(?:s|ped)|peaks?\s+at|peaked\s+at|"
+    r"came\s+(?:in\s+)?at|comes\s+(?:in\s+)?at|ran\s+at|runs\s+at|achiev(?:es|ed)|deliver(?:s|ed)|"
+    r"sits?\s+at|lands?\s+at|clocks?\s+(?:in\s+)?at|manag(?:es|ed))\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|only\s+|just\s+)?$",
+    re.I,
+)
+COORD_RE = re.compile(r"^[\s\"'”’,;:)*_]*(?:and|or|against|versus|vs\.?|compared\s+(?:to|with)|to|while|with)?[\s\"'“‘,(*_]*$", re.I)
+SKIP_HEADER_RE = re.compile(
+    r"(?i)\b(?:batch|concurrency|concurrent|tp|ep|pp|dp|#|num|number|count|gpus?|nodes?|rank|id|version|year|date|"
+    r"step|epoch|layers?|heads?|world|replicas?|instances?|users?|clients?|qps\s+target|rate)\b"
+)
+TOKENS_HEADER_RE = re.compile(r"(?i)\b(?:length|len|isl|osl|prompt|input|output|context|tokens?|seq)\b")
+HEADER_FAMILY = [
+    (re.compile(r"(?i)speed-?up|\bratio\b|improvement\s*\(x\)"), UnitEntry("x", "ratio")),
+    (re.compile(r"(?i)utili[sz]ation|hit\s+rate|share|accuracy|percent"), UnitEntry("%", "percent")),
+    (re.compile(r"(?i)throughput|tok(?:en)?s?/s|tps\b"), UnitEntry("tokens/s", "token_throughput")),
+]
+STAT_CAPTION = {"max": "peak", "maximum": "peak", "peak": "peak", "mean": "mean", "average": "mean", "median": "median"}
+STAT_CAPTION_RE = re.compile(r"(?i)\b(?:" + "|".join(STAT_CAPTION) + r")\b")
+# Capitalised words that may follow "2x" in a title or heading without making it a count.
+RATIO_NOUNS = {
+    "faster", "higher", "lower", "more", "less", "better", "speedup", "speed", "throughput",
+    "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
+}
+# "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
+NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])\s*[-+=&^*/]\s*\w")
+CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:\(.*\))?[*†‡]*")
+LIST_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+# Families a bare number may borrow by repeating a value: figures people cite back.
+REFERABLE = ("token_throughput", "request_throughput", "latency", "money", "parameters", "tokens", "bandwidth")
+CONDITION_BEFORE_RE = re.compile(
+    r"(?i)(?<!per\s)(?<!per-)\b(?:batch(?:\s+sizes?)?|concurrency|concurrent|length|lengths|layers?|ranks?|TP|EP|DP|PP|GPUs?|nodes?|"
+    r"steps?|epochs?|iterations?|version|users?|requests?|clients?|threads?|workers?)\b[^.;:]{0,25}$"
+)
+# "an RPS > 10", "QPS of 16": a rate acronym written before its number.
+UNIT_BEFORE_RE = re.compile(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=|:|at|around|about|~)?\s*$")
+# A CamelCase or mixed-case product or company name ("InferenceX", "SambaNova", "vLLM").
+CAMEL_RE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z]{2,}[A-Za-z]*)\b")
+AT_POINT_RE = re.compile(r"\s+at\s+(?:an?\s+)?(?:P\d+\s+of\s+|interactivity\s+of\s+)?", re.I)
+BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|versus|relative\s+to|against|baseline)\s+(?:the\s+|an?\s+|its\s+)?(?:\w+\s+){0,1}$")
+NEXT_WORD_RE = re.compile(r"[ \t*_\"'”’]*([A-Za-z]+)")
+RATIO_HINT_RE = re.compile(r"twice|doubl|tripl|quadrupl|halv|fold\b")
+MODELISH_RE = re.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
+TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|output|generated|decode|input|prompt|prefill|total)\b")
+KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
+            "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
+KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input"})
+HEADING_RE = re.compile(r"(?m)^#{1,6}[ \t]")
+SECTION_REACH = 1500  # how far back a section's subject carries, in characters
+REACH_RE = re.compile(r"(?i)\b(?:reach(?:es|ed|ing)?|hit(?:s|ting)?)\s+(?:the\s+|a\s+)?[*_]*\s*$")
+SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
+SIZE_NOUN_AFTER_RE = re.compile(r"(?i)\+?\s*(?:[\w-]+\s+)?(tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
+RATE_AFTER_RE = re.compile(r"(?i)\s*(?:/|per\s|a\s+second|every\s+second)")
+NUMBER_WORD_RE = re.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
+SHARED_FIELDS = (("statistic",), ("hardware", "accelerator", "hw_count"), ("model", "model_params"),
+                  ("concurrency",), ("workload",))
+SIG_RE = re.compile(r"[1-9](?:[0-9,]*[1-9])?")

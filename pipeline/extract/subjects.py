@@ -1,0 +1,138 @@
+"""Subjects: which model and hardware a figure is about, and which names in its sentence
+are baselines or belong to a neighbouring figure."""
+from __future__ import annotations
+
+import bisect
+
+from pipeline.extract import conditions as cond
+from pipeline.extract.candidates import Cand
+from pipeline.extract.masks import find_names, Span
+from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, SECTION_REACH
+from pipeline.extract.tables import Table
+
+
+class SubjectFinder:
+    """Finds the model and hardware a figure is about: its sentence, then its paragraph and
+    section, then the title. A mixin of the claim builder."""
+
+    # ------------------------------------------------------------------ subjects
+    def _title_subject(self) -> dict:
+        title = self.doc.title or ""
+        head = FIRST_HEADING_RE.search(self.text[:3000])
+        first_line = self.text[:300].split("\n", 1)[0]
+        probe = " ".join(x for x in (title, head.group(1) if head else "", first_line) if x)
+        sub_names = find_names(probe, self.v)
+        model = next((n.name for n in sub_names if n.kind == "model"), None)
+        hw = cond.hardware_mentions(probe, sub_names, 0, len(probe))
+        return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None}
+
+    def names_near(self, pos: int) -> list[Span]:
+        """Names in the paragraph holding ``pos``, found on first use and kept."""
+        p_start, p_end = self.seg.paragraph(pos)
+        names = self._para_names.get(p_start)
+        if names is None:
+            names = self._para_names[p_start] = find_names(self.text, self.v, p_start, p_end, self.lower)
+        return names
+
+    def _names_in(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
+        key = (kind, start, end)
+        hit = self._names_in_cache.get(key)
+        if hit is None:
+            hit = self._names_in_cache[key] = [
+                (n.start, n.end, n.name) for n in self.names_near(start)
+                if n.kind == kind and start <= n.start and n.end <= end
+            ]
+        return hit
+
+    def _own(self, c: "Cand | None", s_start: int) -> tuple[int, int] | None:
+        """The figure's own stretch: up to the next figure, and from the previous one when
+        one precedes it in its sentence (else None, and the nearest mention wins)."""
+        if c is None or c.prev_end <= s_start:
+            return None
+        return c.prev_end, c.next_start
+
+    def _before_next(self, hits: list, c: "Cand | None") -> list:
+        """Mentions past the next figure belong to it: "654,000 ... per GPU and 1.09 million
+        credited to SGLang" does not make SGLang the engine of 654,000."""
+        if c is None:
+            return hits
+        return [h for h in hits if h[0] < c.next_start or h[1] <= c.start]
+
+    def _section_subject(self, p_start: int, kind: str):
+        """The last model or hardware named earlier in the paragraph's section (back to its
+        heading, at most a few paragraphs): "### Llama-8B on 1 x A100" is the subject of the
+        figures under it, and slides repeat their subject in the bullet above."""
+        i = bisect.bisect_right(self._heading_starts, p_start) - 1
+        lo = max(self._heading_starts[i] if i >= 0 else 0, p_start - SECTION_REACH)
+        if lo >= p_start:
+            return None
+        # walk back paragraph by paragraph, reusing each paragraph's kept names
+        j = bisect.bisect_left(self.seg.para_starts, p_start) - 1
+        while j >= 0 and self.seg.para_ends[j] > lo:
+            ps = self.seg.para_starts[j]
+            names = self.names_near(ps)
+            if kind == "model":
+                hits = [n for n in names if n.kind == "model"]
+                if hits:
+                    return self.v.canonical_model(hits[-1].name)
+            else:
+                hws = cond.hardware_mentions(self.text, names, ps, self.seg.para_ends[j])
+                if hws:
+                    return hws[-1]
+            j -= 1
+        return None
+
+    def _names_other_subject(self, s_start: int, s_end: int) -> bool:
+        if self._names_in("engine", s_start, s_end):
+            return True
+        return bool(CAMEL_RE.search(self.text, s_start, s_end))
+
+    def _not_baseline(self, hits: list, c: "Cand | None") -> list:
+        """For a ratio or percent, what follows "than", "over", "vs" is the baseline it is
+        measured against, not its subject ("H200 is 1.9x faster than H100")."""
+        if c is None or c.family not in ("ratio", "percent"):
+            return hits
+        keep = [h for h in hits if not BASELINE_RE.search(self.text, max(0, h[0] - 24), h[0])]
+        return keep
+
+    def _model_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> str | None:
+        hits = self._before_next(self._not_baseline(self._names_in("model", start, end), c), c)
+        hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
+        return self.v.canonical_model(hit[2]) if hit else None
+
+    def _hardware_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> cond.Hardware | None:
+        hws = cond.hardware_mentions(self.text, self.names_near(start), start, end)
+        # counts of hardware before the figure in its own clause win; then the nearest
+        hits = self._before_next(self._not_baseline([(h.start, h.end, h) for h in hws], c), c)
+        hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
+        return hit[2] if hit else None
+
+    def _row_subject(self, table: Table, row, header: str):
+        """Model, hardware, engine and dtype for a row (with its section, the table's caption
+        and the cell's column header), worked out once per row and column."""
+        key = (id(row), header)
+        hit = self._row_cache.get(key)
+        if hit is not None:
+            return hit
+        v = self.v
+        row_text = " | ".join(x.text for x in row.cells)
+        probe = " ".join(filter(None, [table.caption, row.section or "", row_text, header]))
+        names = find_names(probe, v)
+        model = next((n.name for n in names if n.kind == "model"), None)
+        model = v.canonical_model(model) if model else self.title_subject["model"]
+        # hardware: the most specific place that names one wins: the cell's column header
+        # ("| H100 | MI300X |"), the row's section, the row itself, the caption, the title
+        hw = None
+        for part in (header, row.section or "", row_text, table.caption):
+            if part:
+                found = self._probe_hardware.get(part)
+                if found is None:
+                    found = self._probe_hardware[part] = cond.hardware_mentions(part, find_names(part, v), 0, len(part))
+                if found:
+                    hw = found[0]
+                    break
+        hw = hw or self.title_subject["hardware"]
+        engine = next((n.name for n in names if n.kind == "engine"), None)
+        dtype = next((n.name for n in names if n.kind == "dtype"), None)
+        hit = self._row_cache[key] = (model, hw, engine, dtype)
+        return hit
