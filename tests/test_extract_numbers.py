@@ -121,3 +121,12 @@ def test_spelled_numbers_with_units():
 
 def test_durations_that_date_an_event_are_not_latency():
     assert claims("The patch landed two days earlier.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "The new build breaks 700 tokens/s per user.",
+    "The new build crossed 700 tokens/s per user.",
+    "The new build tops 700 tokens/s per user.",
+])
+def test_records_broken_are_lower_bounds(text):
+    assert one(text).comparator == ">"

@@ -16,7 +16,7 @@ _CLAUSE_BREAK_RE = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b")
 
 _COMPARATORS = [
     (r"(?:not|isn't|aren't|wasn't|weren't|doesn't|don't|didn't)\s+as\s+\w+\s+as", "<"),
-    (r"(?:(?:larger|bigger|faster|longer|wider|greater|higher|more)\s+than|over|above|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|top(?:s|ped)?|beyond|past|north\s+of|in\s+excess\s+of|upwards\s+of|breach(?:es|ed)?)", ">"),
+    (r"(?:(?:larger|bigger|faster|longer|wider|greater|higher|more)\s+than|over|above|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|top(?:s|ped)?|beyond|past|break(?:s|ing)?|broke|cross(?:es|ed|ing)?|north\s+of|in\s+excess\s+of|upwards\s+of|breach(?:es|ed)?)", ">"),
     (r"(?:at\s+least|no\s+less\s+than|a\s+minimum\s+of|min(?:imum)?\.?|reach(?:es|ed|ing)?|hit(?:s|ting)?)", ">="),
     (r"(?:up\s+to|as\s+(?:much|many|high|fast|large)\s+as|at\s+most|no\s+more\s+than|a\s+maximum\s+of|max(?:imum)?\.?|capped\s+at)", "<="),
     (r"(?:(?:less|fewer|lower|smaller|slower|shorter|cheaper)\s+than|under|below|sub-?|short\s+of)", "<"),
