@@ -26,6 +26,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 DbOption = typer.Option(None, "--db", help="DuckDB file (default: $CLAIMS_DB or warehouse/claims.duckdb).")
 DebugOption = typer.Option(False, "--debug", help="Show tracebacks.")
 PROGRESS_THRESHOLD = 5       # "more than a handful of files"
+DEFAULT_TIMEOUT = 300.0      # pipeline.run.DEFAULT_TIMEOUT (not imported: keeps --help fast)
 
 
 class UserError(Exception):
@@ -48,22 +49,32 @@ def ingest(
     db: Optional[str] = DbOption,
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any file failed."),
     force: bool = typer.Option(False, "--force", help="Re-ingest unchanged files too."),
-    workers: int = typer.Option(1, "--workers", min=1, help="Processes parsing files."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=0, show_default=False,
+        help="Processes parsing and extracting files (default: the number of cores; 0: "
+             "in this process, without a time limit)."),
+    timeout: float = typer.Option(
+        DEFAULT_TIMEOUT, "--timeout", min=0,
+        help="Seconds a worker may spend on one file before it is abandoned and recorded "
+             "as an error (0: no limit)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary lines."),
     no_link: bool = typer.Option(False, "--no-link", help="Store only; link later (`claims link`)."),
     debug: bool = DebugOption,
 ) -> None:
     """Read documents into the database, extract their claims and link them."""
-    from pipeline.run import ingest_paths, link_store
+    from pipeline.run import default_workers, ingest_paths, link_store
 
     _State.debug = _State.debug or debug
+    if workers is None:
+        workers = default_workers()
     missing = [str(p) for p in paths if not (p.exists() or p.is_symlink())]
     if missing:
         raise UserError(f"no such file or folder: {', '.join(missing)}")
     with Store.open(db) as store:
         with _Progress(enabled=not quiet) as bar:
-            summary = ingest_paths(paths, store, workers=workers, force=force,
-                                   on_total=bar.start, progress=bar.advance)
+            summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
+                                   on_total=bar.start if bar.enabled else None,
+                                   progress=bar.advance)
         link_failed = False
         if not no_link:
             try:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
 import time
 import traceback
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -26,11 +28,19 @@ from pipeline.ingest import IngestError, content_id, ingest_file, read_bytes
 from pipeline.ingest.manifest import load as load_manifest, overrides_for
 from pipeline.ingest.walk import DOCUMENT, MANIFEST, UNSUPPORTED, Found, walk
 from pipeline.model import Claim, Document
-from pipeline.store import LinkScope, LinkTotals, Pending, Store
+from pipeline.store import LinkScope, LinkTotals, Pending, Store, Stored, one_line
 
 # Bump when a change to ingest would store different text/metadata for the same bytes,
 # so that unchanged files are re-ingested once rather than skipped.
 INGEST_VERSION = "1"
+
+DEFAULT_TIMEOUT = 300.0   # seconds a worker may spend on one file (claims ingest --timeout)
+PREFETCH = 2              # files handed to a worker at a time (the next one is ready)
+PLAN_CHUNK = 256          # files hashed and looked up in the database together
+FLUSH_DOCS = 1000         # a write transaction holds at most this many files ...
+FLUSH_BYTES = 32 << 20    # ... or this many characters of text ...
+FLUSH_SECONDS = 5.0       # ... or what arrived in this many seconds
+MAX_KEPT_OUTCOMES = 1000  # error outcomes kept in Summary.outcomes (all are in ingest_errors)
 
 Extractor = Callable[[Document], list[Claim]]
 
@@ -90,15 +100,21 @@ class Summary:
     unsupported: int = 0
     claims: int = 0
     seconds: float = 0.0
-    outcomes: list[Outcome] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)   # errors only (the first 1000)
 
     def add(self, outcome: Outcome) -> None:
-        self.outcomes.append(outcome)
+        self.keep(outcome)
         if outcome.status == "error":
             self.errors += 1
         else:
             setattr(self, outcome.status, getattr(self, outcome.status) + 1)
         self.claims += outcome.n_claims
+
+    def keep(self, outcome: Outcome) -> None:
+        """Errors are kept to be shown; other outcomes are only counted (memory stays
+        bounded however many files a run sees)."""
+        if outcome.status == "error" and len(self.outcomes) < MAX_KEPT_OUTCOMES:
+            self.outcomes.append(outcome)
 
     def line(self) -> str:
         return (f"{self.files} files: {self.new} new, {self.skipped} skipped (unchanged), "
@@ -111,12 +127,20 @@ class Summary:
 class _Job:
     found: Found
     fingerprint: str
+    doc_id: str
 
 
-def _safe_process(path: Path, root: Path, extract: Extractor | None):
-    """``process`` with failures returned as values (exceptions and pools mix badly)."""
+def _work(path: Path, root: Path, rel: str, fp: str, extract: Extractor | None):
+    """One file -> (Stored, None, "") or (None, reason, traceback): what a worker sends back.
+
+    The claims and their quantity keys are packed as Arrow tables here, in the worker, so
+    the single writer only concatenates and inserts. Failures are values, not exceptions
+    (exceptions and process pools mix badly).
+    """
     try:
-        return process(path, root, extract), None, ""
+        doc, claims = process(path, root, extract)
+        doc.path = rel
+        return Stored.of(doc, claims, fp, claim_keys(claims)), None, ""
     except IngestError as exc:
         return None, str(exc), ""
     except Exception as exc:  # a bug, not a bad file: keep going, keep the traceback
@@ -124,91 +148,329 @@ def _safe_process(path: Path, root: Path, extract: Extractor | None):
         return None, f"unexpected {type(exc).__name__}: {msg}", traceback.format_exc()
 
 
+def default_workers() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force: bool = False,
                  extract: Extractor | None = None,
                  progress: Callable[[int, str], None] | None = None,
-                 on_total: Callable[[int], None] | None = None) -> Summary:
+                 on_total: Callable[[int], None] | None = None,
+                 timeout: float | None = DEFAULT_TIMEOUT) -> Summary:
     """Ingest every document under ``paths`` into ``store``; never stops on a bad file.
 
-    ``on_total`` learns how many files were found; ``progress(advance, path)`` is called
-    once per file. Raises FileNotFoundError (before writing anything) for a missing path.
+    Files stream through: the walk is read in chunks (hashed and planned against the
+    database one chunk at a time, unchanged files skipped before parsing), ``workers``
+    processes parse and extract (``workers=0``: in this process, no time limit), and this
+    process writes the results in large transactions (``Store.write_many``) every
+    ``FLUSH_DOCS`` files, ``FLUSH_BYTES`` of text or ``FLUSH_SECONDS``. Each file lands
+    whole or not at all; a file a worker spends more than ``timeout`` seconds on is
+    abandoned (the worker is killed and replaced) and recorded in ``ingest_errors``.
+
+    ``on_total`` learns how many files there are (this walks the paths once more);
+    ``progress(advance, path)`` is called once per file. Raises FileNotFoundError (before
+    writing anything) for a missing path.
     """
     started = time.perf_counter()
-    found = list(walk(paths))
-    summary = Summary(files=len([f for f in found if f.kind != MANIFEST]))
+    paths = list(paths)
+    summary = Summary()
     if on_total:
-        on_total(summary.files)
-    tick = progress or (lambda n, p: None)
-    versions = f"ingest={INGEST_VERSION};extract={extractor_version()}"
-
-    for f in found:
-        if f.kind == MANIFEST:
-            problems = load_manifest(f.path).problems
-            if problems:
-                reason = f"{len(problems)} problem(s): " + "; ".join(problems)
-                store.record_error(f.rel, reason)
-                summary.errors += 1
-                summary.outcomes.append(Outcome(f.rel, "error", reason))
-    jobs: list[_Job] = []
-    for f in found:
-        if f.kind == UNSUPPORTED:
-            summary.add(Outcome(f.rel, "unsupported"))
-            tick(1, f.rel)
-            continue
-        if f.kind != DOCUMENT:
-            continue
-        try:
-            data = read_bytes(f.path)
-        except IngestError as exc:
-            _fail(store, summary, Outcome(f.rel, "error", str(exc)))
-            tick(1, f.rel)
-            continue
-        overrides, _ = overrides_for(f.path, f.root)
-        doc_id = content_id(data)
-        fp = fingerprint(doc_id, overrides.as_dict(), versions)
-        if store.plan(doc_id, f.rel, fp, force=force).action == "skipped":
-            summary.add(Outcome(f.rel, "skipped"))
-            tick(1, f.rel)
-            continue
-        jobs.append(_Job(f, fp))
-
-    for job, (result, reason, trace) in _run(jobs, workers, extract):
-        rel = job.found.rel
-        if result is None:
-            _fail(store, summary, Outcome(rel, "error", reason, trace=trace))
-        else:
-            doc, claims = result
-            doc.path = rel
-            try:
-                action = store.write(doc, claims, job.fingerprint, force=force,
-                                     keys=claim_keys(claims))
-            except Exception as exc:
-                msg = " ".join(str(exc).split())
-                _fail(store, summary, Outcome(rel, "error", f"not stored: {type(exc).__name__}: {msg}",
-                                              trace=traceback.format_exc()))
+        on_total(sum(1 for f in walk(paths) if f.kind != MANIFEST))
+    run = _Ingest(store, summary, force, progress or (lambda n, p: None))
+    pool = _Pool(workers, extract, timeout)
+    try:
+        for job, (stored, reason, trace) in pool.results(run.jobs(walk(paths))):
+            if stored is None:
+                run.fail(Outcome(job.found.rel, "error", reason, trace=trace), job.doc_id)
             else:
-                summary.add(Outcome(rel, action, n_claims=len(claims) if action != "skipped" else 0))
-        tick(1, rel)
+                run.add(stored)
+        run.flush()
+    finally:
+        pool.close()
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def _fail(store: Store, summary: Summary, outcome: Outcome) -> None:
-    store.record_error(outcome.path, outcome.reason)
-    summary.add(outcome)
+class _Ingest:
+    """The single writer's side of an ingest: plans chunks of found files, buffers results
+    and errors, and writes them with ``Store.write_many`` in large transactions."""
+
+    def __init__(self, store: Store, summary: Summary, force: bool,
+                 tick: Callable[[int, str], None]) -> None:
+        self.store, self.summary, self.force, self.tick = store, summary, force, tick
+        self.versions = f"ingest={INGEST_VERSION};extract={extractor_version()}"
+        self.inflight: set[str] = set()      # document ids sent to parse, not yet written
+        self.items: list[Stored] = []
+        self.errors: list[Outcome] = []
+        self.chars = 0
+        self.since: float | None = None
+
+    # --- planning: found files -> jobs ----------------------------------------------
+    def jobs(self, found: Iterable[Found]) -> Iterator[_Job]:
+        chunk: list[Found] = []
+        for f in found:
+            if f.kind == MANIFEST:
+                problems = load_manifest(f.path).problems
+                if problems:
+                    reason = f"{len(problems)} problem(s): " + "; ".join(problems)
+                    self.summary.errors += 1
+                    self.summary.keep(Outcome(f.rel, "error", reason))
+                    self.errors.append(Outcome(f.rel, "error", reason))
+                continue
+            self.summary.files += 1
+            if f.kind == UNSUPPORTED:
+                self.summary.add(Outcome(f.rel, "unsupported"))
+                self.tick(1, f.rel)
+            elif f.kind == DOCUMENT:
+                chunk.append(f)
+                if len(chunk) >= PLAN_CHUNK:
+                    yield from self._plan(chunk)
+                    chunk = []
+        yield from self._plan(chunk)
+
+    def _plan(self, chunk: list[Found]) -> Iterator[_Job]:
+        """Hash a chunk of files and skip, with one query, those stored unchanged."""
+        ready = []
+        for f in chunk:
+            try:
+                data = read_bytes(f.path)
+            except IngestError as exc:
+                self.fail(Outcome(f.rel, "error", str(exc)))
+                continue
+            overrides, _ = overrides_for(f.path, f.root)
+            doc_id = content_id(data)
+            del data
+            ready.append((f, doc_id, fingerprint(doc_id, overrides.as_dict(), self.versions)))
+        plans = self.store.plan_many([(d, f.rel, fp) for f, d, fp in ready], force=self.force)
+        for (f, doc_id, fp), plan in zip(ready, plans):
+            # the same bytes already on their way to the database: a duplicate
+            if plan.action == "skipped" or (doc_id in self.inflight and not plan.stale):
+                self.summary.add(Outcome(f.rel, "skipped"))
+                self.tick(1, f.rel)
+                continue
+            self.inflight.add(doc_id)
+            yield _Job(f, fp, doc_id)
+
+    # --- results -> the database ----------------------------------------------------
+    def add(self, stored: Stored) -> None:
+        self.items.append(stored)
+        self.chars += len(stored.doc.text)
+        self.tick(1, stored.doc.path)
+        self._maybe_flush()
+
+    def fail(self, outcome: Outcome, doc_id: str | None = None) -> None:
+        self.summary.add(outcome)
+        self.errors.append(outcome)
+        if doc_id:
+            self.inflight.discard(doc_id)
+        self.tick(1, outcome.path)
+        self._maybe_flush()
+
+    def _maybe_flush(self) -> None:
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+        if (len(self.items) + len(self.errors) >= FLUSH_DOCS or self.chars >= FLUSH_BYTES
+                or now - self.since >= FLUSH_SECONDS):
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered files and errors in one transaction; if that fails, write
+        the files one at a time so that one bad file fails alone."""
+        items, errors = self.items, [(o.path, o.reason) for o in self.errors]
+        self.items, self.errors, self.chars, self.since = [], [], 0, None
+        if not (items or errors):
+            return
+        try:
+            actions = self.store.write_many(items, force=self.force, errors=errors)
+        except Exception:
+            actions = []
+            for s in items:
+                try:
+                    actions.append(self.store.write_many([s], force=self.force)[0])
+                except Exception as exc:
+                    msg = " ".join(str(exc).split())
+                    reason = f"not stored: {type(exc).__name__}: {msg}"
+                    actions.append(None)
+                    self.summary.add(Outcome(s.doc.path, "error", reason,
+                                             trace=traceback.format_exc()))
+                    errors.append((s.doc.path, reason))
+            self.store.write_many([], errors=errors)
+        for s, action in zip(items, actions):
+            self.inflight.discard(s.doc.id)
+            if action is not None:
+                self.summary.add(Outcome(s.doc.path, action,
+                                         n_claims=s.n_claims if action != "skipped" else 0))
 
 
-def _run(jobs: list[_Job], workers: int, extract: Extractor | None) -> Iterator[tuple[_Job, tuple]]:
-    """Results in job order; in this process when workers <= 1, else in a process pool."""
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield job, _safe_process(job.found.path, job.found.root, extract)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: list[Future] = [pool.submit(_safe_process, j.found.path, j.found.root, extract)
-                                 for j in jobs]
-        for job, fut in zip(jobs, futures):
-            yield job, fut.result()
+class _Worker:
+    """One worker process and the files sent to it, oldest (the one it is on) first."""
+
+    def __init__(self, ctx, extract: Extractor | None) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child, extract, os.getpid()),
+                                daemon=True, name="claims-ingest-worker")
+        self.proc.start()
+        child.close()
+        self.queue: deque[_Job] = deque()
+        self.since = 0.0       # when it started on queue[0]
+
+    def send(self, job: _Job) -> None:
+        if not self.queue:
+            self.since = time.monotonic()
+        self.queue.append(job)
+        self.conn.send((str(job.found.path), str(job.found.root), job.found.rel, job.fingerprint))
+
+    def stop(self, kill: bool = False) -> None:
+        if kill:
+            self.proc.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+        self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
+
+    def exit_reason(self) -> str:
+        self.proc.join(timeout=5)
+        code = self.proc.exitcode
+        if code is not None and code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
+
+def _worker_main(conn, extract: Extractor | None, parent: int) -> None:
+    """A worker: files in, ``_work`` results out, until told to stop or the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the writer's to handle
+    _die_with(parent)
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        path, root, rel, fp = msg
+        result = _work(Path(path), Path(root), rel, fp, extract)
+        try:
+            conn.send(result)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:    # the result would not pickle
+            conn.send((None, f"unexpected {type(exc).__name__}: {one_line(exc)}",
+                       traceback.format_exc()))
+
+
+def _die_with(parent: int) -> None:
+    """Linux: get SIGKILL when the parent dies (a SIGKILLed ingest leaves no orphans)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+class _Pool:
+    """``workers`` processes, each given up to ``PREFETCH`` files at a time; results come
+    back as they finish. A worker whose current file has run ``timeout`` seconds, or that
+    dies, is replaced: that file fails, the files queued behind it go to other workers.
+    With ``workers=0`` files are processed in this process (no time limit)."""
+
+    def __init__(self, workers: int, extract: Extractor | None, timeout: float | None) -> None:
+        self.n, self.extract = workers, extract
+        self.timeout = timeout if timeout and timeout > 0 else None
+        self.workers: list[_Worker] = []
+        self.ctx = None
+
+    def _start(self) -> None:
+        import multiprocessing as mp
+
+        # fork: workers inherit the loaded extractor and vocabularies (and any callable
+        # passed as ``extract``); elsewhere the platform's default start method
+        method = "fork" if "fork" in mp.get_all_start_methods() else None
+        self.ctx = mp.get_context(method)
+        if method == "fork":
+            (self.extract or default_extractor())  # import and compile before forking
+            from pipeline.vocab.loader import load
+
+            load()
+            claim_keys([])
+        self.workers = [_Worker(self.ctx, self.extract) for _ in range(self.n)]
+
+    def results(self, jobs: Iterator[_Job]) -> Iterator[tuple[_Job, tuple]]:
+        if self.n <= 0:
+            for job in jobs:
+                yield job, _work(job.found.path, job.found.root, job.found.rel,
+                                 job.fingerprint, self.extract)
+            return
+        from multiprocessing.connection import wait
+
+        source = iter(jobs)
+        first = next(source, None)
+        if first is None:          # nothing to parse: no processes started
+            return
+        self._start()
+        retry: deque[_Job] = deque([first])
+        exhausted = False
+        while True:
+            for w in self.workers:
+                while len(w.queue) < PREFETCH:
+                    if retry:
+                        w.send(retry.popleft())
+                    elif not exhausted and (job := next(source, None)) is not None:
+                        w.send(job)
+                    else:
+                        exhausted = True
+                        break
+            busy = [w for w in self.workers if w.queue]
+            if not busy:
+                return
+            deadline = None
+            if self.timeout:
+                deadline = max(0.0, min(w.since for w in busy) + self.timeout - time.monotonic())
+            ready = set(wait([w.conn for w in busy], timeout=deadline))
+            for w in busy:
+                if w.conn in ready:
+                    try:
+                        result = w.conn.recv()
+                    except (EOFError, OSError):
+                        yield self._replace(w, retry, f"worker process died ({w.exit_reason()})")
+                        continue
+                    job = w.queue.popleft()
+                    w.since = time.monotonic()
+                    yield job, result
+                elif self.timeout and time.monotonic() - w.since >= self.timeout:
+                    yield self._replace(w, retry, f"gave up after {self.timeout:g} s (the per-file "
+                                                  "time limit; raise it with --timeout)")
+
+    def _replace(self, w: _Worker, retry: deque, reason: str):
+        """Stop ``w`` and start another; its current file fails with ``reason``."""
+        job = w.queue.popleft()
+        retry.extendleft(reversed(w.queue))
+        w.queue.clear()
+        w.stop(kill=True)
+        self.workers[self.workers.index(w)] = _Worker(self.ctx, self.extract)
+        return job, (None, reason, "")
+
+    def close(self) -> None:
+        for w in self.workers:
+            w.stop(kill=bool(w.queue))
+        self.workers = []
 
 
 # --- link: after an ingest (incremental) or the whole record (`claims link`) -------------

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 import os
+import re
 import types
 import typing
 from dataclasses import dataclass, field, fields
@@ -34,8 +36,38 @@ DB_ENV = "CLAIMS_DB"
 READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 
 
+# What `claims sql` may not do beyond reading the database file it opened: read or write
+# other files (read_csv, read_text, glob, COPY, ATTACH, EXPORT), load or install
+# extensions, or change these settings back (SET, PRAGMA). DuckDB enforces it.
+SANDBOX_CONFIG = {
+    "enable_external_access": False,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+    "lock_configuration": True,
+}
+
+
 class StoreError(Exception):
     """A problem the user can fix (no database, a write in `sql`, a locked file)."""
+
+
+_LOCK_HOLDER = re.compile(r"Conflicting lock is held in (?P<exe>\S+)? ?\(PID (?P<pid>\d+)\)")
+
+
+def _open_error(db: Path, exc: duckdb.Error, read_only: bool) -> str:
+    """One line for a failed open; a lock held by another process says the database is busy."""
+    text = str(exc)
+    if "Could not set lock" in text or "Conflicting lock" in text:
+        m = _LOCK_HOLDER.search(text)
+        who = f"another process (PID {m.group('pid')})" if m else "another process"
+        if read_only:
+            return (f"database {db} is busy: {who} is writing to it (a `claims ingest` or "
+                    "`claims link`); DuckDB lets no other process read it meanwhile, so run "
+                    "this again when that one has finished")
+        return (f"database {db} is in use by {who}; only one process at a time can write "
+                "to it: wait for that one to finish (or stop it) and run this again")
+    return f"cannot open {db}: {one_line(exc)}"
 
 
 def one_line(exc: BaseException) -> str:
@@ -109,6 +141,112 @@ def KEYS_SCHEMA():
 
 CLAIM_COLUMNS = [f.name for f in fields(Claim)]
 LINK_COLUMNS = [f.name for f in fields(Link)]
+DOCUMENT_COLUMNS = ["id", "path", "format", "title", "publisher", "url", "published", "author",
+                    "role", "role_source", "n_chars", "n_bytes", "text", "meta", "fingerprint",
+                    "ingested_at"]
+DOCUMENT_SELECT = ", ".join("CAST(published AS DATE)" if c == "published" else
+                            "CAST(meta AS JSON)" if c == "meta" else c for c in DOCUMENT_COLUMNS)
+
+
+@functools.lru_cache(maxsize=None)
+def claim_schema():
+    """The Arrow schema of the ``claims`` table (Claim's fields, in order)."""
+    return arrow_schema(Claim)
+
+
+def claims_table(claims: Sequence[Claim]):
+    """Claims as one Arrow table, built column by column (no dict per claim)."""
+    import pyarrow as pa
+
+    schema = claim_schema()
+    return pa.Table.from_arrays(
+        [pa.array([getattr(c, name) for c in claims], schema.field(name).type)
+         for name in CLAIM_COLUMNS], schema=schema)
+
+
+def keys_table(doc_id: str, keys: Sequence[tuple[str, str, str | None]]):
+    """(claim id, quantity key, subject) of a document's claims as a ``claim_keys`` batch."""
+    import pyarrow as pa
+
+    return pa.table({"claim_id": [k[0] for k in keys], "doc_id": [doc_id] * len(keys),
+                     "qkey": [k[1] for k in keys], "subject": [k[2] for k in keys]},
+                    schema=KEYS_SCHEMA())
+
+
+def _documents_table(items: Sequence["Stored"], at: dt.datetime):
+    import pyarrow as pa
+
+    docs = [s.doc for s in items]
+    fp = {d.id: s.fingerprint for d, s in zip(docs, items)}
+    strings = {c: pa.array([getattr(d, c) for d in docs], pa.string()) for c in
+               ("id", "path", "format", "title", "publisher", "url", "published", "author",
+                "role", "role_source", "text")}
+    return pa.table({
+        **strings,
+        "n_chars": pa.array([len(d.text) for d in docs], pa.int64()),
+        "n_bytes": pa.array([d.meta.get("n_bytes") for d in docs], pa.int64()),
+        "meta": pa.array([json.dumps(d.meta, ensure_ascii=False, default=str) for d in docs],
+                         pa.string()),
+        "fingerprint": pa.array([fp[d.id] for d in docs], pa.string()),
+        "ingested_at": pa.array([at] * len(docs), pa.timestamp("us")),
+    })
+
+
+@dataclass
+class Stored:
+    """One file ready for ``Store.write_many``: its document, and its claims and their
+    quantity keys as Arrow tables (built where the claims were extracted, e.g. in a
+    worker process, so the single writer only concatenates and inserts)."""
+
+    doc: Document
+    fingerprint: str
+    claims: Any                     # pyarrow.Table in claim_schema()
+    keys: Any = None                # pyarrow.Table in KEYS_SCHEMA(), or None: no keys
+    duplicate: str | None = None    # a claim id that occurs twice (the write is refused)
+
+    @classmethod
+    def of(cls, doc: Document, claims: Sequence[Claim], fingerprint: str,
+           keys: Sequence[tuple[str, str, str | None]] | None = None) -> "Stored":
+        """Check the claims belong to ``doc`` (ValueError if not) and build the batches."""
+        seen: set[str] = set()
+        duplicate = None
+        for c in claims:
+            if c.doc_id != doc.id:
+                raise ValueError(f"claim {c.id} has doc_id {c.doc_id!r}, expected {doc.id!r}")
+            if c.id in seen:
+                duplicate = c.id
+            seen.add(c.id)
+        return cls(doc, fingerprint, claims_table(claims),
+                   keys_table(doc.id, keys) if keys else None, duplicate)
+
+    @property
+    def n_claims(self) -> int:
+        return self.claims.num_rows
+
+    # Tables travel between processes as Arrow IPC streams: reading one back is ~6x
+    # cheaper than unpickling a table, and the writer process is the one to spare.
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "claims": _ipc(self.claims), "keys": _ipc(self.keys)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, claims=_from_ipc(state["claims"]), keys=_from_ipc(state["keys"]))
+
+
+def _ipc(table) -> bytes | None:
+    import pyarrow as pa
+
+    if table is None:
+        return None
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue()
+
+
+def _from_ipc(buf):
+    import pyarrow as pa
+
+    return None if buf is None else pa.ipc.open_stream(buf).read_all()
 
 
 def _q(name: str) -> str:
@@ -167,8 +305,16 @@ class Store:
 
     # --- opening ---------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike | None = None, read_only: bool = False) -> "Store":
-        """Open (and on first write, create) the database; StoreError on user problems."""
+    def open(cls, path: str | os.PathLike | None = None, read_only: bool = False,
+             sandbox: bool = False) -> "Store":
+        """Open (and on first write, create) the database; StoreError on user problems.
+
+        DuckDB lets one process write a database file and no other process read it
+        meanwhile: a second writer, or a reader during an ingest, gets a StoreError saying
+        the database is busy and which process holds it. ``sandbox`` (read-only only)
+        also turns off every file, network and extension access of the connection and
+        locks its configuration (``claims sql``).
+        """
         db = resolve_db(path)
         if read_only and not db.is_file():
             raise StoreError(f"no database at {db} (run `claims ingest` first, or pass --db)")
@@ -177,10 +323,11 @@ class Store:
                 db.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create {db.parent}: {exc.strerror}") from None
+        config = dict(SANDBOX_CONFIG) if (sandbox and read_only) else {}
         try:
-            con = duckdb.connect(str(db), read_only=read_only)
+            con = duckdb.connect(str(db), read_only=read_only, config=config)
         except duckdb.Error as exc:
-            raise StoreError(f"cannot open {db}: {one_line(exc)}") from None
+            raise StoreError(_open_error(db, exc, read_only)) from None
         store = cls(con, db, read_only)
         if not read_only:
             store.apply_schema()
@@ -211,17 +358,50 @@ class Store:
         Same bytes already stored under another path count as unchanged (a duplicate);
         ``force`` replaces a stored document even when nothing changed.
         """
-        row = self.con.execute(
-            "SELECT path, fingerprint FROM documents WHERE id = ?", [doc_id]).fetchone()
-        stale = [r[0] for r in self.con.execute(
-            "SELECT id FROM documents WHERE path = ? AND id <> ? ORDER BY id",
-            [path, doc_id]).fetchall()]
-        if row is None:
-            return Plan(True, stale)
-        stored_path, stored_fp = row
-        if stored_path == path and (force or stored_fp != fingerprint):
-            return Plan(True, stale + [doc_id])
-        return Plan(False, stale)
+        return self.plan_many([(doc_id, path, fingerprint)], force)[0]
+
+    def plan_many(self, items: Sequence[tuple[str, str, str]], force: bool = False) -> list[Plan]:
+        """``plan`` for (doc id, path, fingerprint) items in order, with one query.
+
+        Each item is planned as if the ones before it had been written (a file that moves
+        to another path while its old path gets new bytes is still stored once).
+        """
+        import pyarrow as pa
+
+        if not items:
+            return []
+        probe = pa.table({"id": pa.array([i[0] for i in items], pa.string()),
+                          "path": pa.array([i[1] for i in items], pa.string())})
+        self.con.register("_plan_batch", probe)
+        try:
+            rows = self.con.execute(
+                "SELECT id, path, fingerprint FROM documents"
+                " WHERE id IN (SELECT id FROM _plan_batch) OR path IN (SELECT path FROM _plan_batch)"
+            ).fetchall()
+        finally:
+            self._forget("_plan_batch")
+        by_id = {r[0]: (r[1], r[2]) for r in rows}
+        by_path: dict[str, set[str]] = {}
+        for doc_id, (path, _) in by_id.items():
+            by_path.setdefault(path, set()).add(doc_id)
+        plans = []
+        for doc_id, path, fp in items:
+            stale = sorted(i for i in by_path.get(path, ()) if i != doc_id)
+            row = by_id.get(doc_id)
+            if row is None:
+                plan = Plan(True, stale)
+            elif row[0] == path and (force or row[1] != fp):
+                plan = Plan(True, stale + [doc_id])
+            else:
+                plan = Plan(False, stale)
+            for gone in plan.stale:
+                gone_path = by_id.pop(gone)[0]
+                by_path[gone_path].discard(gone)
+            if plan.insert:
+                by_id[doc_id] = (path, fp)
+                by_path.setdefault(path, set()).add(doc_id)
+            plans.append(plan)
+        return plans
 
     def write(self, doc: Document, claims: Sequence[Claim], fingerprint: str,
               at: dt.datetime | None = None, force: bool = False,
@@ -231,79 +411,87 @@ class Store:
         ``keys`` are the claims' (claim id, quantity key, subject) for ``claim_keys``; the
         document is also queued in ``link_pending`` for the next link.
         """
-        seen: set[str] = set()
-        duplicate = None
-        for c in claims:
-            if c.doc_id != doc.id:
-                raise ValueError(f"claim {c.id} has doc_id {c.doc_id!r}, expected {doc.id!r}")
-            if c.id in seen:
-                duplicate = c.id
-            seen.add(c.id)
+        return self.write_many([Stored.of(doc, claims, fingerprint, keys)], at=at, force=force)[0]
+
+    def write_many(self, items: Sequence["Stored"], at: dt.datetime | None = None,
+                   force: bool = False, errors: Sequence[tuple[str, str]] = ()) -> list[str]:
+        """Store many files in one transaction: each lands whole, and all or none of them.
+
+        Returns each item's action (new | replaced | skipped), planned in order as ``plan``
+        does. ``errors`` are (path, reason) of files that failed, kept in ``ingest_errors``
+        (the latest reason per path) in the same transaction; a stored path loses its
+        error. Rows go in as Arrow batches: one INSERT per table for the whole batch.
+        """
         at = at or dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
         con = self.con
         con.begin()
         try:
-            plan = self.plan(doc.id, doc.path, fingerprint, force)
-            if plan.stale:
-                self._delete(plan.stale)
-            if plan.insert:
-                self._insert_document(doc, fingerprint, at)
-                if duplicate is not None:   # claims.id is unique without an index (schema.sql)
-                    raise duckdb.ConstraintException(
-                        f"Duplicate key \"id: {duplicate}\" violates uniqueness of claims.id")
-                if doc.pages:
-                    con.executemany('INSERT INTO pages (doc_id, page, start, "end") VALUES (?, ?, ?, ?)',
-                                    [(doc.id, p.number, p.start, p.end) for p in doc.pages])
-                self._insert_claims(claims)
-                if keys:
-                    self._insert_keys(doc.id, keys)
-                con.execute("INSERT INTO link_pending (change, doc_id) VALUES ('added', ?)", [doc.id])
-            con.execute("DELETE FROM ingest_errors WHERE path = ?", [doc.path])
+            actions = self._write_batch(items, at, force) if items else []
+            if errors:
+                self._record_errors(errors, at)
             con.commit()
         except BaseException:
             con.rollback()
-            self._forget("_claims_batch")
-            self._forget("_keys_batch")
             raise
-        return plan.action
+        finally:
+            for name in ("_docs_batch", "_pages_batch", "_claims_batch", "_keys_batch",
+                         "_paths_batch", "_errors_batch"):
+                self._forget(name)
+        return actions
+
+    def _write_batch(self, items: Sequence["Stored"], at: dt.datetime, force: bool) -> list[str]:
+        import pyarrow as pa
+
+        con = self.con
+        plans = self.plan_many([(s.doc.id, s.doc.path, s.fingerprint) for s in items], force)
+        stale: set[str] = set()
+        inserts: dict[str, Stored] = {}
+        for s, plan in zip(items, plans):
+            for gone in plan.stale:
+                stale.add(gone)
+                inserts.pop(gone, None)     # written earlier in this batch, replaced again
+            if plan.insert:
+                inserts[s.doc.id] = s
+        if stale:
+            self._delete(sorted(stale))
+        new = list(inserts.values())
+        for s in new:
+            if s.duplicate is not None:     # claims.id is unique without an index (schema.sql)
+                raise duckdb.ConstraintException(
+                    f"Duplicate key \"id: {s.duplicate}\" violates uniqueness of claims.id")
+        if new:
+            con.register("_docs_batch", _documents_table(new, at))
+            cols = ", ".join(DOCUMENT_COLUMNS)
+            con.execute(f"INSERT INTO documents ({cols}) SELECT {DOCUMENT_SELECT} FROM _docs_batch")
+            pages = [(s.doc.id, p.number, p.start, p.end) for s in new for p in s.doc.pages]
+            if pages:
+                con.register("_pages_batch", pa.table(
+                    [pa.array([p[i] for p in pages], t) for i, t in
+                     enumerate((pa.string(), pa.int32(), pa.int32(), pa.int32()))],
+                    names=["doc_id", "page", "start", "end"]))
+                con.execute('INSERT INTO pages (doc_id, page, start, "end")'
+                            ' SELECT doc_id, page, start, "end" FROM _pages_batch')
+            claims = [s.claims for s in new if s.claims.num_rows]
+            if claims:
+                # one chunk: DuckDB scans a table of many small chunks several times slower
+                con.register("_claims_batch", pa.concat_tables(claims).combine_chunks())
+                qcols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
+                con.execute(f"INSERT INTO claims ({qcols}) SELECT {qcols} FROM _claims_batch")
+            keys = [s.keys for s in new if s.keys is not None and s.keys.num_rows]
+            if keys:
+                con.register("_keys_batch", pa.concat_tables(keys).combine_chunks())
+                con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject FROM _keys_batch")
+            con.execute("INSERT INTO link_pending (change, doc_id)"
+                        " SELECT 'added', id FROM _docs_batch")
+        con.register("_paths_batch", pa.table({"path": pa.array([s.doc.path for s in items], pa.string())}))
+        con.execute("DELETE FROM ingest_errors WHERE path IN (SELECT path FROM _paths_batch)")
+        return [p.action for p in plans]
 
     def _forget(self, name: str) -> None:
         try:
             self.con.unregister(name)
         except duckdb.Error:
             pass
-
-    def _insert_document(self, doc: Document, fingerprint: str, at: dt.datetime) -> None:
-        self.con.execute(
-            "INSERT INTO documents (id, path, format, title, publisher, url, published, author,"
-            " role, role_source, n_chars, n_bytes, text, meta, fingerprint, ingested_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [doc.id, doc.path, doc.format, doc.title, doc.publisher, doc.url, doc.published,
-             doc.author, doc.role, doc.role_source, doc.n_chars, doc.meta.get("n_bytes"),
-             doc.text, json.dumps(doc.meta, ensure_ascii=False, default=str), fingerprint, at])
-
-    def _insert_claims(self, claims: Sequence[Claim]) -> None:
-        if not claims:
-            return
-        import pyarrow as pa
-
-        batch = pa.Table.from_pylist([c.to_dict() for c in claims], schema=arrow_schema(Claim))
-        cols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
-        self.con.register("_claims_batch", batch)
-        # On failure the transaction is aborted and unregistering would mask the real
-        # error; write() drops the registration after its rollback instead.
-        self.con.execute(f"INSERT INTO claims ({cols}) SELECT {cols} FROM _claims_batch")
-        self.con.unregister("_claims_batch")
-
-    def _insert_keys(self, doc_id: str, keys: Sequence[tuple[str, str, str | None]]) -> None:
-        import pyarrow as pa
-
-        batch = pa.table({"claim_id": [k[0] for k in keys], "doc_id": [doc_id] * len(keys),
-                          "qkey": [k[1] for k in keys], "subject": [k[2] for k in keys]},
-                         schema=KEYS_SCHEMA())
-        self.con.register("_keys_batch", batch)
-        self.con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject FROM _keys_batch")
-        self.con.unregister("_keys_batch")
 
     def _delete(self, doc_ids: list[str]) -> None:
         """Remove documents and everything hanging off them (pages, claims, links, clusters).
@@ -332,12 +520,18 @@ class Store:
 
     def record_error(self, path: str, reason: str, at: dt.datetime | None = None) -> None:
         """Keep only the latest failure per path."""
-        at = at or dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-        self.con.begin()
-        self.con.execute("DELETE FROM ingest_errors WHERE path = ?", [path])
-        self.con.execute("INSERT INTO ingest_errors VALUES (?, ?, ?)",
-                         [path, " ".join(reason.split()), at])
-        self.con.commit()
+        self.write_many([], at=at, errors=[(path, reason)])
+
+    def _record_errors(self, errors: Sequence[tuple[str, str]], at: dt.datetime) -> None:
+        import pyarrow as pa
+
+        latest = {path: " ".join(reason.split()) for path, reason in errors}
+        self.con.register("_errors_batch", pa.table({
+            "path": pa.array(list(latest), pa.string()),
+            "reason": pa.array(list(latest.values()), pa.string()),
+            "failed_at": pa.array([at] * len(latest), pa.timestamp("us"))}))
+        self.con.execute("DELETE FROM ingest_errors WHERE path IN (SELECT path FROM _errors_batch)")
+        self.con.execute("INSERT INTO ingest_errors SELECT path, reason, failed_at FROM _errors_batch")
 
     def write_links(self, links: Iterable[Link], clusters: Iterable[tuple[str, str]] = ()) -> None:
         """Replace all links and clusters in one transaction (nothing else changes)."""
