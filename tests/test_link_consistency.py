@@ -54,6 +54,21 @@ def test_aliases():
     assert engine_key("Dynamo SGLang") != engine_key("SGLang")
 
 
+def test_hardware_labels_and_systems():
+    """The extractor writes "N x ACC (SYSTEM LABEL)": the label goes, the count stays."""
+    rack = hardware_key("72 x GB300")
+    assert rack == (72, "GB300")
+    assert hardware_key("72 x GB300 (GB300 NVL72)") == rack
+    assert hardware_key("GB300 NVL72") == rack and hardware_key("GB300 NVL 72") == rack
+    assert hardware_key("72 x GB300 NVL72") == rack          # one rack, written with its size
+    assert hardware_key("2 x GB300 NVL72") == (144, "GB300")  # two racks
+    assert hardware_key("8 x B200 (DGX B200)") == hardware_key("DGX B200") == (8, "B200")
+    assert hardware_key("8 x H800 (H800 node)") == hardware_key("H800 node") == (8, "H800")
+    assert hardware_key("(GB200 NVL72)") == (72, "GB200")
+    assert hardware_key("NVIDIA H100 GPUs") == (None, "H100")
+    assert hardware_key("16 x GB300") != rack
+
+
 def test_quantity_key():
     c = Claim(id="x", doc_id="d", start=0, end=3, surface="826", value=826,
               family="token_throughput", unit="tokens/s", scope="per_user", statistic="P90",

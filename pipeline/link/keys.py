@@ -73,26 +73,64 @@ def accelerator_key(acc: str | None) -> str | None:
     return t.replace(" ", "").upper() or None
 
 
+_LABEL_RE = re.compile(r"\s*\(([^()]*)\)\s*$")
+
+
+def _vocab_system(text: str) -> tuple[int, str] | None:
+    """(count, accelerator) of a named system in the shared hardware vocabulary, if the
+    whole text is one ("GB300 NVL72", "MI300X node"); None when the vocabulary is absent."""
+    try:
+        from pipeline.vocab.loader import load
+        systems = load().systems
+    except Exception:   # pragma: no cover - the vocabulary ships with the package
+        return None
+    t = text.strip()
+    for pat, acc, n in systems:
+        if pat.fullmatch(t):
+            return (n, acc)
+    return None
+
+
+def system_key(text: str | None) -> tuple[int, str] | None:
+    """A named system's (count, accelerator): the vocabulary first, then a small table."""
+    if not text:
+        return None
+    hit = _vocab_system(text)
+    if hit:
+        return (hit[0], accelerator_key(hit[1]) or hit[1].upper())
+    h = norm(text) or ""
+    for name, (n, acc) in _SYSTEMS.items():
+        if h == name or h.startswith(name + " "):
+            return (n, acc.upper())
+    return None
+
+
 @lru_cache(maxsize=65536)
 def hardware_key(hardware: str | None, hw_count: int | None = None,
                  accelerator: str | None = None) -> tuple[int | None, str] | None:
     """(count, accelerator) of a configuration; count None when only the chip is known.
 
-    Accepts the extractor's "N x ACC" form and named systems ("DGX B200" = 8 x B200).
+    Accepts the extractor's "N x ACC" form, optionally followed by the system's label in
+    parentheses ("72 x GB300 (GB300 NVL72)": the label is dropped, the count stands), and
+    named systems ("DGX B200" = 8 x B200, "GB300 NVL72" = 72 x GB300). "2 x GB300 NVL72"
+    counts two racks; "72 x GB300 NVL72" is one rack written with its size.
     """
     if hardware:
-        h = norm(hardware) or ""
-        for name, (n, acc) in _SYSTEMS.items():
-            if h == name or h.startswith(name + " "):
-                return (n, acc.upper())
-        m = _HW_RE.match(hardware)
+        label = _LABEL_RE.search(hardware)
+        bare = hardware[:label.start()] if label and label.start() > 0 else hardware
+        sysk = system_key(bare)
+        if sysk:
+            return sysk
+        m = _HW_RE.match(bare)
         if m:
-            inner = m.group(2)
-            sub = hardware_key(inner)
-            if sub and sub[0] is not None and norm(inner) in _SYSTEMS:
-                return (int(m.group(1)) * sub[0], sub[1])
-            return (int(m.group(1)), accelerator_key(inner) or inner.upper())
-        acc = accelerator_key(hardware)
+            n, inner = int(m.group(1)), m.group(2)
+            sub = system_key(inner)
+            if sub:
+                return (n if n == sub[0] else n * sub[0], sub[1])
+            return (n, accelerator_key(inner) or inner.upper())
+        if label and label.start() == 0:   # "(GB300 NVL72)" alone
+            return hardware_key(label.group(1), hw_count, accelerator)
+        acc = accelerator_key(bare)
         if acc:
             return (hw_count, acc)
     if accelerator:
@@ -131,12 +169,21 @@ def scope_key(scope: str | None) -> str | None:
     return None if scope in (None, "", "unspecified") else scope
 
 
+HARDWARE_FAMILIES = frozenset({"memory", "bandwidth", "compute"})
+
+
 def subject_key(c: Claim) -> str | None:
     """The blocking subject: the model, else the hardware configuration, else None.
 
-    A claim with neither names no subject and is never linked pairwise; it can still be
-    derived or be unsourced.
+    Memory, bandwidth and compute describe the accelerator, whatever model ran on it: their
+    subject is the accelerator alone (how many of them is part of what they measure, see
+    measure.py). A claim with no subject is never linked pairwise; it can still be derived
+    or be unsourced.
     """
+    if c.family in HARDWARE_FAMILIES:
+        hw = hardware_key(c.hardware, c.hw_count, c.accelerator)
+        if hw:
+            return "h:" + hw[1]
     m = model_key(c.model)
     if m:
         return "m:" + m
