@@ -24,7 +24,7 @@ from .findings import compute_findings
 from .graph import build_graph, clusters
 from .keys import quantity_key, subject_of_key
 from .operating_point import assign_op_points, operating_point_conflicts
-from .prepare import Prepared, prepare
+from .prepare import Prepared, mark_variants, prepare
 from .records import DocMeta, LinkResult
 from .relations import agreeing_links, blocks_by_subject, conflict_links
 from .roles import resolve_role
@@ -64,6 +64,7 @@ def _prepare_all(claims: list[Claim], docs: dict[str, DocMeta],
         prepared.append(prepare(c, i, roles.get(c.doc_id, ("unknown", ""))[0],
                                 meta.published if meta else None))
     assign_op_points(claims, prepared)
+    mark_variants(prepared)
     return prepared
 
 

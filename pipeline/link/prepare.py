@@ -13,6 +13,7 @@ from pipeline.model import Claim
 from .consistency import Figure, bounds, consistent_bounds
 from .keys import (engine_key, hardware_key, norm, quantity_key, scope_key, subject_key,
                    unit_key)
+from .measure import measure, support_compatible
 
 INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})
 # Families whose values count things; the same number across them is metric drift.
@@ -37,6 +38,9 @@ class Prepared:
     hw: tuple[int | None, str] | None
     engine: str | None
     concurrency: float | None
+    batch_size: float | None
+    isl: float | None
+    osl: float | None
     fig: Figure
     lo: float
     hi: float
@@ -47,6 +51,10 @@ class Prepared:
     qkey: str
     bnd: tuple = ()                 # cached consistency bounds
     op_point: float | None = None   # per-user speed of the operating point (per-GPU figures)
+    comparable: bool = True         # the text says what the figure measures (measure.py)
+    what: tuple = ()                # what it measures beyond family/scope/statistic/phase
+    conflictable: bool = True       # may conflict (False: one of a document's variants)
+    soft: tuple = ()                # must agree where both state them (measure.py)
 
 
 def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
@@ -54,15 +62,40 @@ def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
     fig = Figure(c.value, c.low, c.high, c.comparator or "=", c.precision)
     bnd = bounds(fig)
     lo, hi = bnd[3], bnd[4]
+    hw = hardware_key(c.hardware, c.hw_count, c.accelerator)
+    m = measure(c, hw)
     return Prepared(
         idx=idx, id=c.id, doc=c.doc_id, family=c.family, unit=unit_key(c),
         scope=scope_key(c.scope), statistic=norm(c.statistic), phase=norm(c.phase),
         token_kind=norm(c.token_kind), subject=subject_key(c),
-        hw=hardware_key(c.hardware, c.hw_count, c.accelerator),
-        engine=engine_key(c.engine), concurrency=c.concurrency, fig=fig, lo=lo, hi=hi,
+        hw=hw,
+        engine=engine_key(c.engine), concurrency=c.concurrency, batch_size=c.batch_size,
+        isl=c.isl, osl=c.osl, fig=fig, lo=lo, hi=hi,
         active=c.stance not in INERT_STANCES, role=role, published=published or "",
         asserted_by=norm(c.asserted_by), qkey=quantity_key(c), bnd=bnd,
+        comparable=m.comparable, what=m.what, conflictable=m.comparable and m.conflictable,
+        soft=m.soft,
     )
+
+
+def mark_variants(prepared: list[Prepared]) -> None:
+    """A document that gives one subject several parameter counts of one kind ("Llama3
+    (8B, 70B)", a table of models) names variants, not the size: none of them may conflict.
+    In place; per (document, subject, kind), which relinking always loads together."""
+    groups: dict[tuple, list[Prepared]] = {}
+    for p in prepared:
+        if p.family == "parameters" and p.comparable and p.active and p.subject:
+            groups.setdefault((p.doc, p.subject, p.what), []).append(p)
+    for g in groups.values():
+        if len(g) > 1 and max(p.lo for p in g) > min(p.hi for p in g) * (1 + 1e-9):
+            for p in g:
+                p.conflictable = False
+
+
+def measures_agree(a: Prepared, b: Prepared) -> bool:
+    """Both figures say what they measure, and it is the same (open parts match)."""
+    return a.comparable and b.comparable and support_compatible(a.what, b.what) \
+        and support_compatible(a.soft, b.soft)
 
 
 def hw_compatible(a: Prepared, b: Prepared) -> bool:
@@ -92,13 +125,18 @@ def op_points_close(a: float | None, b: float | None, rel: float = 0.10) -> bool
     return m == 0 or abs(a - b) <= rel * m
 
 
+def _same_setting(x: float | None, y: float | None) -> bool:
+    return x is None or y is None or abs(x - y) <= 1e-6 * max(abs(x), abs(y), 1)
+
+
 def conditions_compatible(a: Prepared, b: Prepared) -> bool:
-    """Same subject conditions: hardware, engine, concurrency and operating point."""
+    """Same subject conditions where both state them: hardware, engine, concurrency, batch
+    size, input and output lengths, and operating point."""
     if not (hw_compatible(a, b) and engine_compatible(a, b)):
         return False
-    if a.concurrency is not None and b.concurrency is not None:
-        if abs(a.concurrency - b.concurrency) > 1e-6 * max(a.concurrency, b.concurrency, 1):
-            return False
+    if not (_same_setting(a.concurrency, b.concurrency) and _same_setting(a.batch_size, b.batch_size)
+            and _same_setting(a.isl, b.isl) and _same_setting(a.osl, b.osl)):
+        return False
     return op_points_close(a.op_point, b.op_point) is not False
 
 

@@ -14,8 +14,10 @@ from collections.abc import Iterable
 from pipeline.model import Link
 
 from .attribution import SourceIndex
-from .prepare import (COUNT_FAMILIES, Prepared, agree, conditions_compatible, op_points_close,
-                      rank, same_opt)
+from .keys import HARDWARE_FAMILIES
+from .measure import support_compatible
+from .prepare import (COUNT_FAMILIES, Prepared, agree, conditions_compatible, measures_agree,
+                      op_points_close, rank, same_opt)
 
 MISMATCH_MIN_VALUE = 10.0   # small numbers coincide across metrics too easily
 NEIGHBOURS = 3              # conflict partners per side in very large groups
@@ -30,8 +32,12 @@ def _same_measure(a: Prepared, b: Prepared) -> bool:
 
 
 def classify(a: Prepared, b: Prepared, sources: SourceIndex) -> Link | None:
-    """The relation of two value-consistent candidates, or None."""
-    if a.doc == b.doc or not (a.active and b.active):
+    """The relation of two value-consistent candidates, or None.
+
+    Figures whose text does not say what they measure (measure.py: a percent with no
+    metric or baseline, an input length, memory of no named accelerator) relate to nothing.
+    """
+    if a.doc == b.doc or not (a.active and b.active and a.comparable and b.comparable):
         return None
     if not conditions_compatible(a, b):
         return None
@@ -39,6 +45,8 @@ def classify(a: Prepared, b: Prepared, sources: SourceIndex) -> Link | None:
         return None
     src, dst = (a, b) if rank(a) >= rank(b) else (b, a)
     if a.family == b.family and a.unit == b.unit:
+        if not measures_agree(a, b):
+            return None
         if a.scope and b.scope and a.scope != b.scope:
             return _mismatch(src, dst, f"scope {src.scope} vs {dst.scope}")
         if not _same_measure(a, b):
@@ -100,12 +108,20 @@ def _conflict_group_key(p: Prepared) -> tuple | None:
     """Exact quantity and conditions: only claims equal here can contradict each other.
 
     Open parts are not wildcards here (unlike for support): a figure that leaves the
-    hardware or scope open cannot be shown wrong by one that states it.
+    hardware or scope open cannot be shown wrong by one that states it. Nor can a figure
+    whose text does not say what it measures, or one of a document's model variants.
     """
+    if not (p.comparable and p.conflictable):
+        return None
     if p.family in ("token_throughput", "request_throughput") and p.scope is None:
         return None
-    return (p.family, p.unit, p.scope, p.statistic, p.phase, p.token_kind, p.hw,
-            p.engine, p.concurrency)
+    if p.family == "parameters" and p.fig.comparator not in BOUNDED:
+        return None     # "models larger than 67B" is a class of models, not a size
+    # memory/bandwidth/compute carry their hardware in ``what`` (a device figure holds for
+    # any count of the device)
+    hw = None if p.family in HARDWARE_FAMILIES else p.hw
+    return (p.family, p.unit, p.scope, p.statistic, p.phase, p.token_kind, hw,
+            p.engine, p.concurrency, p.batch_size, p.isl, p.osl, p.what)
 
 
 def conflict_links(block: list[Prepared]) -> list[Link]:
@@ -124,6 +140,8 @@ def conflict_links(block: list[Prepared]) -> list[Link]:
         for i, a in enumerate(g):
             for b in g[i + 1:i + 1 + reach]:
                 if a.doc == b.doc or op_points_close(a.op_point, b.op_point) is False:
+                    continue
+                if a.soft and not support_compatible(a.soft, b.soft):
                     continue
                 if agree(a, b):
                     continue

@@ -1,0 +1,542 @@
+"""What a figure measures beyond its family, read from the words around it.
+
+CLAIMS.md §3: two claims measure the same quantity when family, scope, statistic, phase and
+subject agree. For throughput, latency and money the family and scope say enough; for the
+generic families they do not. "93.3%" and "42.5%" in one sentence about DeepSeek-V2 are a
+KV-cache reduction and a training-cost saving; "236B" and "21B" are total and activated
+parameters; "2048" and "128" are an input and an output length; "80 GB" and "192 GB" in one
+table row belong to different accelerators. So each claim gets a *measure*:
+
+* ``comparable`` - whether the text establishes what the figure measures well enough to
+  relate it (supports/restates/conflicts/mismatch) to a figure of another document at all;
+* ``what`` - a tuple that two comparable figures must share (position by position; a part
+  left open, ``None``, matches anything for support but only ``None`` for conflict).
+
+The rules per family:
+
+* ``ratio``/``percent``: comparable only with a metric named beside the figure (throughput,
+  KV cache, training cost, TTFT, ...) *and* a baseline ("than A100", "over TP16", "compared
+  with DeepSeek 67B"); ``what`` = (metric words, baseline words, direction for percents).
+  Derived checks do not depend on this.
+* ``parameters``: at least a million, not a number inside a model name ("DeepSeek 67B",
+  "MoE-16B"); ``what`` = (kind,) with kind total / activated / a named component (backbone,
+  MTP module, ...) or open. A document that gives one model several sizes of one kind
+  ("Llama3 (8B, 70B)") names variants: its figures may support but never conflict.
+* ``tokens``: only context lengths and aggregate totals (training corpus, processed), with
+  the same token kind; workload settings (input/output lengths, chunk and batch sizes, the
+  claim's own ISL/OSL) are conditions, not claims to relate.
+* ``memory``/``bandwidth``/``compute``: only with the accelerator stated and named in the
+  sentence next to the figure (or as the only accelerator there), never for relative
+  amounts ("64GB more", "34GB free"); ``what`` = (kind, hardware) with kind device/host/
+  KV cache/weights memory, memory/interconnect/achieved bandwidth, achieved/peak compute
+  plus the number format and sparsity.
+
+Everything here is per claim, from the claim's own sentence, so it is computed once in
+``prepare`` (the variant rule looks at the claim's document on the same subject, which
+relinking always loads together).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pipeline.model import Claim
+
+from .keys import HARDWARE_FAMILIES as HW_FAMILIES, accelerator_key, model_key, norm
+
+GENERIC_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency", "money",
+                              "power"})
+MIN_PARAMETERS = 1e6
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    comparable: bool = True
+    what: tuple = ()
+    conflictable: bool = True    # False: may support but never conflict
+    soft: tuple = ()             # parts that must agree where both state them, even to conflict
+
+
+OPEN = Measure()
+NOT_COMPARABLE = Measure(False, ())
+
+
+# --- the figure's own clause ----------------------------------------------------------
+
+_HARD_BREAK = re.compile(r"[;|\n•●▪■]|\s[-–—]\s|:\s")
+_SOFT_BREAK = re.compile(r",\s|\(|\)|\s(?:and|while|whereas|but)\s")
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The sentence split around the figure: ``before``/``after`` up to a hard break
+    (line, bullet, semicolon, table cell), ``left``/``right`` only to the nearest clause
+    break or other number, which is what the figure's own words are."""
+
+    sentence: str
+    start: int
+    end: int
+    before: str
+    after: str
+    left: str
+    right: str
+
+
+def _locate(c: Claim) -> tuple[str, int, int] | None:
+    s = c.sentence
+    if not s:
+        return None
+    if c.sentence_start is not None:
+        a, b = c.start - c.sentence_start, c.end - c.sentence_start
+        if 0 <= a <= b <= len(s) and s[a:b] == c.surface:
+            return s, a, b
+    i = s.find(c.surface)
+    if i < 0:
+        return None
+    return s, i, i + len(c.surface)
+
+
+def context(c: Claim) -> Context | None:
+    loc = _locate(c)
+    if loc is None:
+        return None
+    s, a, b = loc
+    return _context(s, a, b)
+
+
+@lru_cache(maxsize=65536)
+def _context(s: str, a: int, b: int) -> Context:
+    head, tail = s[:a], s[b:]
+    hb = [m.end() for m in _HARD_BREAK.finditer(head)]
+    before = head[hb[-1]:] if hb else head
+    m = _HARD_BREAK.search(tail)
+    after = tail[:m.start()] if m else tail
+    cuts = [x.end() for x in _SOFT_BREAK.finditer(before)] + \
+        [x.end() for x in _NUMBER.finditer(before)]
+    left = before[max(cuts):] if cuts else before
+    ends = [x.start() for x in _SOFT_BREAK.finditer(after)] + \
+        [x.start() for x in _NUMBER.finditer(after)]
+    right = after[:min(ends)] if ends else after
+    return Context(s, a, b, before, after, left, right)
+
+
+def _words(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+# --- ratios and percents ---------------------------------------------------------------
+
+_METRICS: list[tuple[str, re.Pattern[str]]] = [(name, _words(p)) for name, p in (
+    ("throughput", r"throughput|goodput|tokens?\s*/\s*s|tok/s|\btps\b|\brps\b|\bqps\b|"
+                   r"(?:tokens?|requests?|queries)\s+per\s+second"),
+    ("latency", r"latency|\bttft\b|\btpot\b|\bitl\b|time\s+to\s+first|time\s+per\s+output|"
+                r"inter-token|response\s+time|\be2e\b|end-to-end"),
+    ("kv cache", r"kv[\s-]*cache"),
+    ("memory", r"memory|\bhbm\b|footprint|\bvram\b"),
+    ("cost", r"\bcosts?\b|\bprice|\btco\b|dollar|\$"),
+    ("energy", r"energy|\bpower\b|watt"),
+    ("communication", r"communication|all-to-all|\bnccl\b|all_?gather|traffic|\bvolume\b"),
+    ("bandwidth", r"bandwidth"),
+    ("batch", r"\bbatch"),
+    ("compute", r"flops|\bcompute\b|computation|utili[sz]ation|\bmfu\b"),
+    ("accuracy", r"accuracy|\bscore"),
+    ("hit rate", r"hit\s+rate|cache\s+hits?"),
+    ("context", r"context"),
+    ("parameters", r"parameters|weights"),
+    ("prefill", r"prefill|prompt\s+processing"),
+    ("decode", r"\bdecod(?:e|ing)|\bgeneration"),
+    ("speed", r"faster|\bspeed(?:[\s-]?up)?s?\b|\bperformance|performant|\bquicker"),
+)]
+# What a cue word starts: the baseline a ratio is measured against.
+_BASELINE_AFTER = _words(r"\b(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|"
+                         r"against)\s+")
+_BASELINE_ANY = _words(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against|"
+                       r"in\s+comparison\s+(?:to|with))\s+")
+_BASELINE_STOP = _words(
+    r"[,;:()|\[\]]|\.(?=\s|$)|\s(?:in|on|at|for|with|when|while|and|or|using|under|across|within|by|"
+    r"to|of|is|are|was|were|which|that|thanks|due|after|before|because|as|does|do|did|can|"
+    r"could|has|have|had|will|would)(?=\W|$)")
+_BASELINE_FILLER = frozenset({
+    "the", "a", "an", "its", "their", "our", "previous", "prior", "baseline", "setup",
+    "system", "systems", "gpu", "gpus", "version", "solution", "solutions", "one", "ones",
+    "counterpart", "results", "result", "default", "original", "standard", "existing",
+    "other", "popular", "state", "art", "of"})
+_UP = _words(r"\b(?:higher|more|faster|increas\w*|improv\w*|boost\w*|gains?|speed[\s-]?ups?|"
+             r"better|larger|greater|up\s+to|quicker|accelerat\w*)\b")
+_DOWN = _words(r"\b(?:lower|less|fewer|reduc\w*|sav(?:e|es|ed|ing|ings)|cuts?|decreas\w*|"
+               r"smaller|drops?|shrink\w*|slower)\b")
+
+
+def metric_words(text: str) -> frozenset[str]:
+    return frozenset(name for name, pat in _METRICS if pat.search(text))
+
+
+def _baseline_phrase(text: str) -> str | None:
+    m = _BASELINE_STOP.search(text)
+    phrase = text[:m.start()] if m else text
+    phrase = re.sub(r"[*_`<>~]+", " ", phrase)
+    toks = [t for t in (norm(phrase) or "").split()[:5] if t not in _BASELINE_FILLER]
+    if not toks or toks[0][0].isdigit():
+        return None    # "over 10,000 tok/s" is a comparator, not a baseline
+    return " ".join(toks)
+
+
+def baseline(ctx: Context) -> str | None:
+    """What a ratio or percent is measured against: the first cue after the figure in its
+    own stretch of the sentence, else a "compared with X" before it."""
+    for m in _BASELINE_AFTER.finditer(ctx.after):
+        # "more than" / "over" right before the figure are comparators; after it, cues
+        if _NUMBER.search(ctx.after[:m.start()]):
+            break     # past the next figure: that one's baseline
+        b = _baseline_phrase(ctx.after[m.end():])
+        if b:
+            return b
+    best = None
+    for m in _BASELINE_ANY.finditer(ctx.sentence[:ctx.start]):
+        b = _baseline_phrase(ctx.sentence[m.end():ctx.start])
+        if b:
+            best = b
+    return best
+
+
+def _ratio_measure(c: Claim, ctx: Context | None) -> Measure:
+    if ctx is None:
+        return NOT_COMPARABLE
+    own = ctx.left + " " + c.surface + " " + ctx.right
+    metric = metric_words(own + " " + (c.unit_text or ""))
+    if not metric:
+        return NOT_COMPARABLE
+    base = baseline(ctx)
+    if not base:
+        return NOT_COMPARABLE
+    direction = None
+    if c.family == "percent":
+        up, down = bool(_UP.search(own)), bool(_DOWN.search(own))
+        direction = "up" if up and not down else "down" if down and not up else None
+    return Measure(True, ("|".join(sorted(metric)), base, direction or "-"))
+
+
+# --- parameters --------------------------------------------------------------------------
+
+_PARAM_KINDS: list[tuple[str, re.Pattern[str]]] = [(k, _words(p)) for k, p in (
+    ("activated", r"activ(?:e|ated|ation)|per\s+token|for\s+each\s+token|each\s+token"),
+    ("total", r"\btotal"),
+    ("mtp", r"\bmtp\b|multi-token\s+prediction"),
+    ("main model", r"main\s+model"),
+    ("embedding", r"embedding"),
+    ("backbone", r"backbone"),
+    ("experts", r"\bexperts?\b"),
+    ("shared", r"\bshared\b"),
+    ("module", r"\bmodule\b"),
+    ("draft", r"\bdraft"),
+    ("vision", r"vision|encoder"),
+)]
+# The word right before a figure when the figure is part of a model's name.
+_NAME_BEFORE = re.compile(
+    r"(?:^|[^\w.])([A-Za-z][\w.]*)(?:\s+\d[\d.]*)?[ \t-]$|\d[x×]$")
+_NOT_NAMES = frozenset({
+    "the", "a", "an", "with", "has", "have", "had", "of", "at", "only", "its", "is", "are",
+    "was", "about", "around", "over", "under", "up", "to", "all", "and", "or", "from", "by",
+    "as", "than", "on", "in", "for", "its", "just", "nearly", "almost", "roughly", "some",
+    "total", "activated", "active", "approximately", "approx", "comprises", "contains",
+    "includes", "uses", "size", "sized", "param", "params", "parameters", "paramsx",
+})
+
+
+def _param_kind(c: Claim, ctx: Context | None) -> str | None:
+    texts = [c.unit_text or ""]
+    if ctx is not None:
+        texts += [ctx.right, ctx.left]
+    for t in texts:
+        for kind, pat in _PARAM_KINDS:
+            if pat.search(t):
+                return kind
+    return None
+
+
+def name_part(ctx: Context | None) -> bool:
+    """Is the figure the size in a model's name ("DeepSeek 67B", "MoE-16B", "8x22B")?"""
+    if ctx is None:
+        return False
+    m = _NAME_BEFORE.search(ctx.before)
+    if not m:
+        return False
+    word = m.group(1)
+    if word is None:
+        return True
+    if word.lower() in _NOT_NAMES:
+        return False
+    return any(ch.isupper() for ch in word) or any(ch.isdigit() for ch in word)
+
+
+_NAME_SIZE = re.compile(r"(?<![\w.])(a?)(\d+(?:\.\d+)?)\s?([mbt])\b", re.I)
+_SCALE = {"m": 1e6, "b": 1e9, "t": 1e12}
+_ROW_SIZES = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[BMT]\b")
+
+
+def _in_row_of_sizes(ctx: Context) -> bool:
+    """Is the figure one of three or more sizes in a row with no words between them (a
+    table row across models, a list of variants)?"""
+    a = ctx.sentence.rfind("\n", 0, ctx.start) + 1
+    b = ctx.sentence.find("\n", ctx.end)
+    line = ctx.sentence[a:b if b >= 0 else len(ctx.sentence)]
+    hits = list(_ROW_SIZES.finditer(line))
+    run: list[re.Match] = []
+    for m in hits:
+        if run and re.search(r"[A-Za-z]", line[run[-1].end():m.start()]):
+            if len(run) >= 3 and any(x.start() <= ctx.start - a < x.end() for x in run):
+                return True
+            run = []
+        run.append(m)
+    return len(run) >= 3 and any(x.start() <= ctx.start - a < x.end() for x in run)
+
+
+_PARAM_WORD = re.compile(r"param", re.I)
+_CITATION_YEAR = re.compile(r"^(?:19|20)\d\d[a-z]$")
+
+
+def name_sizes(model: str | None) -> tuple[tuple[float, str | None], ...]:
+    """Sizes written in a model's name: 'Qwen3-235B-A22B' -> ((235e9, None), (22e9,
+    'activated')); '8x22B' counts as 22B (the name of an expert, not a size claim)."""
+    if not model:
+        return ()
+    return tuple((float(m.group(2)) * _SCALE[m.group(3).lower()],
+                  "activated" if m.group(1) else None)
+                 for m in _NAME_SIZE.finditer(model))
+
+
+def _parameters_measure(c: Claim, ctx: Context | None) -> Measure:
+    if c.value is None or abs(c.value) < MIN_PARAMETERS or name_part(ctx):
+        return NOT_COMPARABLE
+    if c.low is not None and c.high is not None and c.low != c.high:
+        return NOT_COMPARABLE        # "Qwen1.5 (0.5B - 110B)": a range of variants
+    if c.comparator not in ("=", "~"):
+        return NOT_COMPARABLE        # "models larger than 67B": a class, not a size
+    if ctx is not None and _in_row_of_sizes(ctx):
+        return NOT_COMPARABLE        # "#TotalParams 67B 72B 70B 236B": one per column
+    if _CITATION_YEAR.match((c.value_text or c.surface or "").strip()):
+        return NOT_COMPARABLE        # "2024b" is a citation, not 2,024 billion
+    sizes = name_sizes(c.model)
+    if sizes and not any(abs(c.value - v) <= 0.05 * v for v, _ in sizes) \
+            and not _PARAM_WORD.search(f"{c.surface} {c.unit_text or ''} "
+                                       f"{ctx.right[:24] if ctx else ''}"):
+        return NOT_COMPARABLE        # "Llama 8B and 70B": a bare 70B is another variant
+    return Measure(True, (_param_kind(c, ctx),))
+
+
+# --- token counts ------------------------------------------------------------------------
+
+_TOKEN_CONTEXT = _words(r"context|max(?:imum)?\s+(?:sequence|model)\s+length")
+_TOKEN_TOTAL = _words(r"\btrain|pre-?train|corpus|\btotal\b|processed|\bserved\b|"
+                      r"\bcumulative|\baltogether")
+_TOKEN_SETTING = _words(
+    r"\binput|\boutput|\bprompt|\bisl\b|\bosl\b|\bchunk|\bbatch|\bgeneration\s+length|"
+    r"\bgenerat|\bpacked|\bblock|\bpage|\bwindow\s+size|\bprefill|\bdecode|\bper\s+request|"
+    r"\bper\s+step|\bstride|\bbudget")
+
+
+def _tokens_measure(c: Claim, ctx: Context | None) -> Measure:
+    if ctx is None:
+        return NOT_COMPARABLE
+    if c.value is not None and any(v is not None and abs(v - c.value) < 0.5
+                                   for v in (c.isl, c.osl)):
+        return NOT_COMPARABLE
+    own = ctx.left + " " + (c.unit_text or "") + " " + ctx.right
+    if _TOKEN_SETTING.search(own):
+        return NOT_COMPARABLE
+    if _TOKEN_CONTEXT.search(own):
+        kind = "context"
+    elif _TOKEN_TOTAL.search(own):
+        kind = "total"
+    else:
+        return NOT_COMPARABLE
+    return Measure(True, (kind, norm(c.token_kind) or "-"))
+
+
+# --- memory, bandwidth, compute -------------------------------------------------------------
+
+_RELATIVE = _words(r"\b(?:more|less|higher|lower|extra|additional|free|sav(?:e|es|ed|ing)|"
+                   r"reduc\w*|increas\w*|decreas\w*|per\s+token|per\s+request|per\s+sequence|"
+                   r"used|usage|consum\w*|footprint|occup\w*|remaining|left|spare|overhead|"
+                   r"gains?|improv\w*|up\s+from|down\s+from)\b")
+_MEMORY_KINDS = [(k, _words(p)) for k, p in (
+    ("host", r"rdimm|\bddr\d?|\bdram\b|\bcpu\b|\bhost\b|system\s+memory|\bram\b|\bssd|"
+             r"\bdisk|storage|nvme"),
+    ("kv cache", r"kv[\s-]*cache"),
+    ("weights", r"weights|parameters|model\s+size|checkpoint"),
+    ("cache", r"\bcache|\bsram\b|\bl2\b|shared\s+memory"),
+)]
+_BANDWIDTH_KINDS = [(k, _words(p)) for k, p in (
+    ("nvlink", r"nvlink|\bnvl\b|nvswitch"),
+    ("pcie", r"pcie"),
+    ("infiniband", r"infiniband|\bib\b|\bndr\b|\bhdr\b|\bxdr\b"),
+    ("ethernet", r"ethernet|\broce\b|\bnic"),
+    ("c2c", r"c2c"),
+    ("xgmi", r"xgmi|infinity\s+fabric"),
+    ("network", r"network|interconnect|scale-?out|scale-?up|\brdma\b"),
+    ("achieved", r"achiev|\bkernel|memory-bound|\breach|attain|measured|sustain|effective"),
+    ("memory", r"memory|\bhbm"),
+)]
+_COMPUTE_KINDS = [(k, _words(p)) for k, p in (
+    ("achieved", r"achiev|\bkernel|compute-bound|computation-bound|\breach|attain|measured|"
+                 r"sustain|effective|utili[sz]|\bmfu\b"),
+)]
+_SPARSITY = _words(r"\b(?:sparse|sparsity|dense)\b")
+_FORMATS = _words(r"\b(?:fp4|nvfp4|mxfp4|fp6|fp8|bf16|fp16|tf32|fp32|fp64|int4|int8)\b")
+
+
+def _accelerator_mentions(sentence: str) -> list[tuple[int, int, str]]:
+    try:
+        from pipeline.vocab.loader import load
+        pats = load().accelerators
+    except Exception:   # pragma: no cover
+        return []
+    return [(a, b, accelerator_key(name) or name) for a, b, name in pats.finditer(sentence)]
+
+
+_PAIRED = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with))\s*$", re.I)
+_PAIRED_AFTER = re.compile(r"\s*(?:vs\.?|versus)\s", re.I)
+_GAP_WORDS = re.compile(r"\b(?:vs|versus|and|or|than|but|while)\b", re.I)
+
+
+_SKU_GAP = re.compile(r"^[\s(\-–,@]*(?:(?:SXM\d?|PCIe|NVL|HBM\d?e?|OAM|GPUs?|with)[\s(\-–,@]*)*$",
+                      re.I)
+
+
+def _hardware_stated_here(hw: tuple[int | None, str], ctx: Context) -> str | None:
+    """How the claim's accelerator is named in its sentence: None when it is not (or
+    another accelerator owns the figure), "label" when the figure is part of the product's
+    name ("A100-80GB", "H100 SXM 80GB", "A100 (40GB)": a variant, not a statement),
+    "stated" when the sentence states it of that accelerator ("The H200 has 141 GB", the
+    only accelerator in the sentence, or "410 TFLOPS ... on H800" with no figure between).
+    """
+    mentions = _accelerator_mentions(ctx.sentence)
+    accs = {m[2] for m in mentions}
+    if hw[1] not in accs:
+        return None
+    before = [m for m in mentions if m[1] <= ctx.start]
+    if before:
+        a, b, acc = before[-1]
+        gap = ctx.sentence[b:ctx.start]
+        if _SKU_GAP.match(gap):
+            return "label" if acc == hw[1] else None
+        if len(gap) <= 12 and not _NUMBER.search(gap) and not _GAP_WORDS.search(gap):
+            return "stated" if acc == hw[1] else None   # "H200 has 141 GB"
+    if len(accs) == 1:
+        return "stated"
+    after = [m for m in mentions if m[0] >= ctx.end]
+    if after:
+        a, b, acc = after[0]
+        gap = ctx.sentence[ctx.end:a]
+        if acc == hw[1] and len(gap) <= 60 and not _NUMBER.search(gap) \
+                and not _GAP_WORDS.search(gap) and a - ctx.end <= len(ctx.after):
+            return "stated"
+    return None
+
+
+def _kind(pairs, text: str) -> str | None:
+    for k, pat in pairs:
+        if pat.search(text):
+            return k
+    return None
+
+
+_AGGREGATE = _words(r"\b(?:rack|racks|node|nodes|system|systems|cluster|server|servers|pod|"
+                    r"aggregate|total|combined|altogether|in\s+all)\b")
+_PER_DEVICE = _words(r"\b(?:each|per[\s-](?:gpu|device|chip|accelerator|card)|single)\b")
+_CORES = _words(r"\b(?:non-tensor|cuda)\s+cores?|\btensor\s*cores?")
+
+
+def _scope_class(c: Claim, ctx: Context) -> str:
+    """device (one accelerator's figure) or aggregate (a node's, rack's, cluster's): the
+    scope the extractor read, else the last scope word before the figure in its stretch."""
+    if c.scope in ("per_node", "per_system", "aggregate"):
+        return "aggregate"
+    if c.scope == "per_gpu":
+        return "device"
+    text = ctx.before + " " + ctx.right
+    last = max(((m.start(), "aggregate") for m in _AGGREGATE.finditer(text)),
+               default=(-1, "device"))
+    dev = max(((m.start(), "device") for m in _PER_DEVICE.finditer(text)), default=(-1, ""))
+    return dev[1] if dev[0] > last[0] else last[1]
+
+
+def _hw_measure(c: Claim, ctx: Context | None, hw) -> Measure:
+    if ctx is None or hw is None or c.implied or not (c.unit_text or "").strip():
+        return NOT_COMPARABLE
+    how = _hardware_stated_here(hw, ctx)
+    if how != "stated":
+        return NOT_COMPARABLE   # not this accelerator's, or part of a product name
+    if _PAIRED.search(ctx.before) or _PAIRED_AFTER.match(ctx.after):
+        return NOT_COMPARABLE   # "8 TB/s vs 4.8 TB/s": one side is some other hardware
+    own = ctx.left + " " + (c.unit_text or "") + " " + ctx.right
+    tail = " ".join(ctx.left.split()[-2:])
+    if _RELATIVE.search(tail + " " + (c.unit_text or "") + " " + ctx.right):
+        return NOT_COMPARABLE   # "64GB more HBM", "34GB free", "saves 10 GB"
+    lead = own + " " + ctx.before
+    wide = ctx.before + " " + ctx.after
+    scope = _scope_class(c, ctx)
+    # a device figure holds for any count of the device; an aggregate one for this count
+    where = (None, hw[1]) if scope == "device" else hw
+    if c.family == "memory":
+        kind = _kind(_MEMORY_KINDS, own) or _kind(_MEMORY_KINDS, wide) or "device"
+        whose = model_key(c.model) if kind in ("weights", "kv cache") else None
+        return Measure(True, (kind, scope, where, whose or "-"))
+    if c.family == "bandwidth":
+        kind = _kind(_BANDWIDTH_KINDS, lead) or "peak"
+    else:
+        kind = _kind(_COMPUTE_KINDS, lead) or "peak"
+    subject = None
+    if kind == "achieved":   # a kernel's or engine's result: it needs to say whose
+        subject = technique_key(c.technique) or norm(c.engine) or model_key(c.model)
+        if subject is None:
+            return NOT_COMPARABLE
+    if c.family == "bandwidth":
+        return Measure(True, (kind, scope, where, subject or "-"))
+    fmt = norm(c.dtype) or (m.group(0).lower() if (m := _FORMATS.search(wide)) else None)
+    # FLOP/s are quoted dense unless the text says sparse ("with sparsity")
+    sparse = "sparse" if (m := _SPARSITY.search(wide)) and m.group(0).lower() != "dense" \
+        else "dense"
+    cores = m.group(0).lower() if (m := _CORES.search(wide)) else None
+    if cores:
+        cores = "tensor" if cores.startswith("tensor") else "cuda"
+    if kind == "achieved":
+        # the kernel fixes its number format: a result that does not repeat it can still be
+        # contradicted, but two that state different formats are different results
+        return Measure(True, (kind, scope, where, subject, sparse, cores or "-"),
+                       soft=(fmt,))
+    return Measure(True, (kind, scope, where, "-", sparse, cores or "-", fmt or "-"))
+
+
+# Kernel libraries named after the technique they implement: the same subject.
+_TECHNIQUE_ALIASES = {"flashmla": "mla", "flash mla": "mla", "flashattention": "attention",
+                      "flash attention": "attention", "flashinfer": "flashinfer"}
+
+
+def technique_key(t: str | None) -> str | None:
+    k = norm(t)
+    return _TECHNIQUE_ALIASES.get(k, k) if k else None
+
+
+def measure(c: Claim, hw: tuple[int | None, str] | None = None) -> Measure:
+    """The comparability measure of one claim (``hw`` is its hardware key)."""
+    fam = c.family
+    if fam in GENERIC_FAMILIES:
+        return OPEN
+    ctx = context(c)
+    if fam in ("ratio", "percent"):
+        return _ratio_measure(c, ctx)
+    if fam == "parameters":
+        return _parameters_measure(c, ctx)
+    if fam == "tokens":
+        return _tokens_measure(c, ctx)
+    if fam in HW_FAMILIES:
+        return _hw_measure(c, ctx, hw)
+    return OPEN
+
+
+def support_compatible(x: tuple, y: tuple) -> bool:
+    """Every part agrees where both state it (``None`` is open)."""
+    return len(x) == len(y) and all(a is None or b is None or a == b for a, b in zip(x, y))
