@@ -61,7 +61,7 @@ def comparator(before: str, after: str) -> str:
         return ">="
     if _LESS_AFTER_RE.match(after):
         return "<="
-    tail = before[-60:]
+    tail = before[-36:]  # the longest comparator with its filler ("no more than about the")
     # the last comparator word whose remainder up to the number is only filler
     for m in reversed(list(_COMP_WORD_RE.finditer(tail))):
         if _COMP_FILLER_RE.fullmatch(tail, m.end()):
@@ -84,13 +84,25 @@ def _clean_who(who: str) -> str | None:
     return who
 
 
-_ANY_CUE_RE = re.compile("|".join(f"(?:{p.pattern})" for p in (_NEG_RE, _HYPO_RE, _QUESTION_RE, _VERB_RE, _ACCORDING_RE)), re.I)
+_CUE_WORDS = frozenset(
+    "no not never neither nor none without cannot can't isn't wasn't aren't doesn't didn't don't "
+    "lack lacks fail fails nothing if would could might may assume assumes assuming assumption "
+    "suppose supposing hypothetical hypothetically imagine expected projected estimated should "
+    "whether report reports reported list lists listed says said states stated claim claims "
+    "claimed quote quotes quoted cite cites cited announced put puts give gives published "
+    "publishes write writes wrote credit credits credited records record shows show showed "
+    "according attributed".split()
+)
+_WORD_SPLIT_RE = re.compile(r"[a-z']+")
 
 
 def has_cues(sentence: str) -> bool:
     """Whether a sentence holds any word that can change a figure's stance or source; most
-    do not, and then every figure in them is simply asserted."""
-    return "?" in sentence or "credited" in sentence or "attributed" in sentence or bool(_ANY_CUE_RE.search(sentence))
+    do not, and then every figure in them is simply asserted. A set lookup per word: far
+    cheaper than running the stance patterns on every sentence."""
+    if "?" in sentence:
+        return True
+    return not _CUE_WORDS.isdisjoint(_WORD_SPLIT_RE.findall(sentence.lower()))
 
 
 def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) -> tuple[str, str | None]:
