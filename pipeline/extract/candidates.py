@@ -78,7 +78,7 @@ class CandidateFinder:
     def candidates(self) -> list[Cand]:
         text = self.text
         glob = self.masks.global_masks
-        nums = [n for n in find_numbers(text, lower=self.lower) if not glob.covers(n.start, n.end)]
+        nums = [n for n in find_numbers(text, lower=self.lower, skip=glob.covers) if not glob.covers(n.start, n.end)]
         out: list[Cand] = []
         i = 0
         while i < len(nums):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 
 _SMALL = {
@@ -110,23 +111,26 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 
 def ascii_lower(text: str) -> str:
-    """Lower-case A-Z only: unlike str.lower() it never changes the length (İ -> i̇), so
-    offsets found in the copy are offsets in the text."""
+    """A lower-cased copy whose offsets are the text's: str.lower() when it keeps the length
+    (it only ever lengthens a character, İ -> i̇), else A-Z lowered alone."""
     low = text.lower()
-    # lower() only ever lengthens a character (İ -> i̇); equal length means one to one
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
 _SPELLED_RE = re.compile(r"\b(?:" + "|".join(sorted(_SPELLED_FIRST, key=len, reverse=True)) + r")\b")
 
 
-def find_numbers(text: str, start: int = 0, end: int | None = None, lower: str | None = None) -> list[Number]:
-    """Every number in ``text[start:end]``, in order. ``lower`` is ``text.lower()`` when
-    the caller has it: spelled numbers are found in it without a case-blind regex."""
+def find_numbers(text: str, start: int = 0, end: int | None = None, lower: str | None = None,
+                 skip: Callable[[int, int], bool] | None = None) -> list[Number]:
+    """Every number in ``text[start:end]``, in order. ``lower`` is ``ascii_lower(text)`` when
+    the caller has it: spelled numbers are found in it without a case-blind regex. ``skip``
+    drops a digit span before it is read (code, URLs), which most numbers in such places are."""
     end = len(text) if end is None else end
     lower = ascii_lower(text) if lower is None else lower
     out = []
     for m in _DIGIT_NUM_RE.finditer(text, start, end):
+        if skip is not None and skip(m.start(), m.end()):
+            continue
         n = parse_match(m)
         if n is not None:
             out.append(n)
