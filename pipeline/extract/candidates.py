@@ -68,6 +68,13 @@ def _apply_unit(c: Cand, hit: UnitHit) -> None:
     c.after_unit = max(hit.end, hit.scope_end or 0)
 
 
+def _may_have_word_after(text: str, pos: int) -> bool:
+    """A letter right after the number or after one space: the cheap test before the
+    currency-word patterns ("12 USD", "40 cents")."""
+    ch = text[pos:pos + 2]
+    return bool(ch) and (ch[0].isalpha() or (ch[0] == " " and ch[1:].isalpha()))
+
+
 class CandidateFinder:
     """Finds the numbers that can be figures and reads each one's unit, range and family.
 
@@ -118,8 +125,10 @@ class CandidateFinder:
         # a range: "20–22", "2.5-3.4x", "between 30 and 200", "from 575 to 826"
         own = read_unit(text, n.end, self.v, limit)
         if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
-            sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1)
-            between = BETWEEN_RE.search(text[max(0, n.start - 9):n.start])
+            sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1) if nxt.start - n.end <= 5 else None
+            between = None
+            if sep is not None or nxt.start - n.end <= 5:
+                between = BETWEEN_RE.search(text, max(0, n.start - 9), n.start)
             if sep is None and between and AND_TO_RE.match(text[n.end:nxt.start]):
                 sep = True
             if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5 \
@@ -160,11 +169,11 @@ class CandidateFinder:
             if own.entry.family in ("latency",) and n.spelled and c.value_text.lower() in ("one", "a"):
                 return None
             return c
-        after_cur = currency_after(text, c.end, limit)
+        after_cur = currency_after(text, c.end, limit) if _may_have_word_after(text, c.end) else None
         if after_cur:
             c.family, c.unit, c.unit_text, c.end = "money", "USD", after_cur.group(0).strip(), after_cur.end()
             return c
-        cents = cents_after(text, c.end, limit)
+        cents = cents_after(text, c.end, limit) if after_cur is None and (_may_have_word_after(text, c.end) or "¢" in text[c.end:c.end + 2]) else None
         if cents:
             c.family, c.unit, c.unit_text, c.end = "money", "USD", cents.group(0).strip(), cents.end()
             c.value *= 0.01
