@@ -18,7 +18,7 @@ from typing import Any, Iterable, Optional
 
 import typer
 
-from pipeline.store import StoreError, Store, check_read_only, one_line
+from pipeline.store import StoreError, Store, check_read_only, one_line, sql_error
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Extract, cross-reference and check numeric performance claims.")
@@ -59,20 +59,32 @@ def ingest(
              "as an error (0: no limit)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary lines."),
     no_link: bool = typer.Option(False, "--no-link", help="Store only; link later (`claims link`)."),
+    follow_links: bool = typer.Option(
+        False, "--follow-links", help="Follow symlinks that lead outside the folders given."),
+    max_file_mb: float = typer.Option(50, "--max-file-mb", min=0.001,
+                                      help="Largest file or download read, in MB."),
+    max_pdf_pages: int = typer.Option(2000, "--max-pdf-pages", min=1,
+                                      help="PDFs with more pages are refused."),
+    max_inflate_mb: float = typer.Option(
+        256, "--max-inflate-mb", min=0.001,
+        help="Most data a PDF's compressed streams may expand to, in MB (decompression bombs)."),
     debug: bool = DebugOption,
 ) -> None:
     """Read documents into the database, extract their claims and link them."""
+    from pipeline.ingest.limits import Limits, configure
     from pipeline.run import default_workers, ingest_paths, link_store
 
     _State.debug = _State.debug or debug
     if workers is None:
         workers = default_workers()
-    missing = [str(p) for p in paths if not (p.exists() or p.is_symlink())]
+    configure(Limits.from_flags(max_file_mb, max_pdf_pages, max_inflate_mb))
+    missing = [str(p) for p in paths if not _lexists(p)]
     if missing:
         raise UserError(f"no such file or folder: {', '.join(missing)}")
     with Store.open(db) as store:
         with _Progress(enabled=not quiet) as bar:
             summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
+                                   follow_links=follow_links,
                                    on_total=bar.start if bar.enabled else None,
                                    progress=bar.advance)
         link_failed = False
@@ -97,6 +109,14 @@ def ingest(
     print(summary.line())
     if link_failed or (strict and summary.errors):
         raise typer.Exit(1)
+
+
+def _lexists(path: Path) -> bool:
+    """The path names something (a broken symlink too); unreachable counts as missing."""
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return False
 
 
 def _print_link_report(report, quiet: bool) -> None:
@@ -182,13 +202,13 @@ def sql(
     """Run a read-only query; writes are refused."""
     _State.debug = _State.debug or debug
     check_read_only(query)
-    with Store.open(db, read_only=True) as store:
+    with Store.open(db, read_only=True, sandbox=True) as store:
         try:
             columns, rows = store.query(query)
         except Exception as exc:
             if _State.debug:
                 raise
-            raise UserError(one_line(exc)) from None
+            raise UserError(sql_error(exc)) from None
     out = sys.stdout
     if fmt is SqlFormat.csv:
         _write_csv(out, columns, rows)
@@ -268,7 +288,7 @@ def export(
     _State.debug = _State.debug or debug
     if fmt is ExportFormat.parquet and output is None:
         raise UserError("parquet is binary: give a file with -o FILE")
-    with Store.open(db, read_only=True) as store:
+    with Store.open(db, read_only=True, sandbox=True) as store:
         if fmt is ExportFormat.parquet:
             import pyarrow.parquet as pq
 

@@ -97,7 +97,14 @@ def view_sqls() -> list[tuple[str, str]]:
 
 
 def check_read_only(sql: str) -> None:
-    """Raise StoreError unless ``sql`` is exactly one SELECT/WITH/EXPLAIN-style read."""
+    """Raise StoreError unless ``sql`` is exactly one SELECT/WITH/EXPLAIN-style read.
+
+    This is the first of three locks on `claims sql`: the statement type (writes, DDL,
+    ATTACH, COPY, EXPORT, INSTALL/LOAD, SET, PRAGMA, CALL, transactions are refused here);
+    then a read-only connection; then ``SANDBOX_CONFIG``, under which DuckDB itself refuses
+    any file, network or extension access from inside a SELECT (read_csv, read_text,
+    read_parquet, glob, a quoted file name) and any change of its settings.
+    """
     try:
         statements = duckdb.extract_statements(sql)
     except duckdb.Error as exc:
@@ -109,7 +116,21 @@ def check_read_only(sql: str) -> None:
     kind = statements[0].type
     if kind not in READ_STATEMENTS:
         name = getattr(kind, "name", str(kind))
-        raise StoreError(f"refused: `claims sql` is read-only and this is a {name} statement")
+        hint = (" (DESCRIBE, SHOW TABLES and SELECT * FROM duckdb_tables() read the schema)"
+                if name in ("PRAGMA", "CALL") else "")
+        article = "an" if name[:1] in "AEIOU" else "a"
+        raise StoreError(f"refused: `claims sql` only reads the warehouse and this is "
+                         f"{article} {name} statement{hint}")
+
+
+def sql_error(exc: BaseException) -> str:
+    """One line for a query that failed in `claims sql`; sandbox refusals say so."""
+    text = one_line(exc)
+    if isinstance(exc, duckdb.PermissionException) or "disabled by configuration" in text \
+            or "Cannot change configuration option" in text:
+        detail = text.split(":", 1)[-1].strip()
+        return f"refused: `claims sql` only reads the warehouse, not files, extensions or settings ({detail})"
+    return text
 
 
 # --- Arrow schema for claims, derived from the dataclass so the two cannot drift ---------
