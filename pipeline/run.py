@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 
 from pipeline.ingest import IngestError, content_id, ingest_file, read_bytes
 from pipeline.ingest.manifest import load as load_manifest, overrides_for
-from pipeline.ingest.walk import DOCUMENT, MANIFEST, UNSUPPORTED, Found, walk
+from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNSUPPORTED, Found, walk
 from pipeline.model import Claim, Document
 from pipeline.store import LinkScope, LinkTotals, Pending, Store, Stored, one_line
 
@@ -160,7 +160,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
                  extract: Extractor | None = None,
                  progress: Callable[[int, str], None] | None = None,
                  on_total: Callable[[int], None] | None = None,
-                 timeout: float | None = DEFAULT_TIMEOUT) -> Summary:
+                 timeout: float | None = DEFAULT_TIMEOUT, follow_links: bool = False) -> Summary:
     """Ingest every document under ``paths`` into ``store``; never stops on a bad file.
 
     Files stream through: the walk is read in chunks (hashed and planned against the
@@ -179,11 +179,11 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
     paths = list(paths)
     summary = Summary()
     if on_total:
-        on_total(sum(1 for f in walk(paths) if f.kind != MANIFEST))
+        on_total(sum(1 for f in walk(paths, follow_links) if f.kind != MANIFEST))
     run = _Ingest(store, summary, force, progress or (lambda n, p: None))
     pool = _Pool(workers, extract, timeout)
     try:
-        for job, (stored, reason, trace) in pool.results(run.jobs(walk(paths))):
+        for job, (stored, reason, trace) in pool.results(run.jobs(walk(paths, follow_links))):
             if stored is None:
                 run.fail(Outcome(job.found.rel, "error", reason, trace=trace), job.doc_id)
             else:
@@ -225,6 +225,8 @@ class _Ingest:
             if f.kind == UNSUPPORTED:
                 self.summary.add(Outcome(f.rel, "unsupported"))
                 self.tick(1, f.rel)
+            elif f.kind == ERROR:      # the walk's: a link not followed, a folder unreadable
+                self.fail(Outcome(f.rel, "error", f.reason))
             elif f.kind == DOCUMENT:
                 chunk.append(f)
                 if len(chunk) >= PLAN_CHUNK:

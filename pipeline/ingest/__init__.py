@@ -6,11 +6,15 @@ run in a worker process (issue 6) and easy to test.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import stat
 from pathlib import Path
 
 from pipeline.ingest import html, markdown, pdf, text
 from pipeline.ingest.errors import IngestError
+from pipeline.ingest.limits import Limits, current as current_limits, size
 from pipeline.ingest.manifest import Overrides, overrides_for
 from pipeline.ingest.meta import date_from_path
 from pipeline.ingest.sniff import detect
@@ -26,19 +30,69 @@ def content_id(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes, with OS errors turned into a one-line IngestError."""
+def read_bytes(path: Path, limits: Limits | None = None) -> bytes:
+    """The file's bytes, with every OS problem turned into a one-line IngestError.
+
+    Only regular files are read (a FIFO would block, a device never end), and never more
+    than the size limit: the size is checked before reading and the read stops one byte
+    past the limit, so a file that grows meanwhile is refused too.
+    """
+    limit = (limits or current_limits()).max_file_bytes
     try:
-        return path.read_bytes()
-    except IsADirectoryError:
-        raise IngestError("is a folder, not a file") from None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise IngestError(_open_problem(Path(path), exc)) from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IngestError("is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise IngestError("not a regular file (a pipe, socket or device): left alone")
+        if st.st_size > limit:
+            raise IngestError(_too_big(st.st_size, limit))
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise IngestError(f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise IngestError(f"file grew past the {size(limit)} limit while being read: raise it "
+                          "with --max-file-mb if the file is meant to be read")
+    return data
 
 
-def ingest_bytes(data: bytes, rel_path: str, overrides: Overrides | None = None) -> Document:
-    """Turn ``data`` (the bytes of the file at ``rel_path``) into a Document."""
-    fmt = detect(Path(rel_path), data[:8192])
+def _too_big(n: int, limit: int) -> str:
+    return (f"file is {size(n)}, over the {size(limit)} limit: raise it with --max-file-mb "
+            "if the file is meant to be read")
+
+
+def _open_problem(path: Path, exc: OSError) -> str:
+    """What went wrong opening ``path``, and what to do about it."""
+    if exc.errno == errno.ENOENT:
+        if os.path.islink(path):
+            return f"broken symlink: its target {os.readlink(path)} does not exist"
+        return "file vanished before it was read (moved or deleted during the run?)"
+    if exc.errno == errno.ELOOP:
+        return "symlink loop: the link never reaches a file"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "cannot read file: permission denied (give read permission or leave it out)"
+    if exc.errno == errno.EISDIR:
+        return "is a folder, not a file"
+    return f"cannot read file: {exc.strerror or exc}"
+
+
+def ingest_bytes(data: bytes, rel_path: str, overrides: Overrides | None = None,
+                 fmt: str | None = None) -> Document:
+    """Turn ``data`` (the bytes of the file at ``rel_path``) into a Document.
+
+    ``fmt`` skips detection when the caller already knows the format (a web download
+    sniffed with its Content-Type); otherwise name and content decide (``sniff.detect``).
+    """
+    limit = current_limits().max_file_bytes
+    if len(data) > limit:
+        raise IngestError(_too_big(len(data), limit))
+    fmt = fmt or detect(Path(rel_path), data[:8192])
     parsed = PARSERS[fmt](data)
     if not parsed.text.strip():
         raise IngestError("no text in the file")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from html.parser import HTMLParser
 from typing import Any
 
 from pipeline.ingest import meta as m
@@ -58,13 +59,57 @@ def decode_html(data: bytes) -> Decoded:
 
 
 def _tree(html: str):
+    """The page as an lxml tree, or None. ``huge_tree`` lifts libxml2's 10 MB text-node
+    and 256-level nesting limits (to 1 GB and 2,048), which would silently drop text."""
     import lxml.html
     from lxml.etree import ParserError
 
+    parser = lxml.html.HTMLParser(huge_tree=True, no_network=True)
     try:
-        return lxml.html.fromstring(_XML_DECL.sub("", html) or "<html></html>")
+        return lxml.html.fromstring(_XML_DECL.sub("", html) or "<html></html>", parser=parser)
     except (ParserError, ValueError):
         return None
+
+
+class _FlatText(HTMLParser):
+    """Every text node outside scripts and styles, one block per line: the last resort for
+    pages no tree holds (nesting past libxml2's 2,048 levels). Streaming, so depth costs
+    nothing."""
+
+    _SKIP = {"script", "style", "noscript", "template", "head", "svg"}
+    _BREAK = set(_BLOCKS) | {"div", "br", "tr", "section", "article", "main", "ul", "ol"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag in self._SKIP:
+            self.skipping += 1
+        elif tag in self._BREAK:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag in self._BREAK:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(data)
+
+
+def flat_text(html: str) -> str:
+    parser = _FlatText()
+    try:
+        parser.feed(html)
+        parser.close()
+    except (AssertionError, ValueError):      # html.parser on malformed declarations
+        pass
+    lines = (" ".join(line.split()) for line in "".join(parser.parts).split("\n"))
+    return "\n\n".join(line for line in lines if line)
 
 
 def head_metadata(tree) -> dict[str, Any]:
@@ -199,6 +244,9 @@ def parse(data: bytes) -> Parsed:
     if text is None:
         text = fallback_text(_tree(html))
         info["extractor"] = "fallback"
+    if not text.strip():
+        text = flat_text(html)
+        info["extractor"] = "flat"
     if not text.strip():
         raise IngestError("no text found in the HTML page")
     found = head_metadata(tree)

@@ -20,6 +20,7 @@ from pipeline.ingest.text import decode
 
 MANIFEST_NAME = "sources.csv"
 COLUMNS = ("path", "role", "publisher", "title", "url", "date", "author")
+MAX_BYTES = 16 << 20     # a manifest lists files; anything larger is not one
 
 
 @dataclass(frozen=True)
@@ -61,11 +62,26 @@ def normalise(rel: str) -> str:
 def parse(text: str, path: Path) -> Manifest:
     """Parse manifest text; ``path`` is only used to check that listed files exist."""
     manifest = Manifest(path)
+    try:
+        _read_rows(manifest, text, path)
+    except csv.Error as exc:
+        manifest.problems.append(f"not readable as CSV: {exc}")
+    return manifest
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):       # a NUL or an over-long name in the cell
+        return False
+
+
+def _read_rows(manifest: Manifest, text: str, path: Path) -> None:
     reader = csv.DictReader(io.StringIO(text))
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
     if "path" not in header:
         manifest.problems.append("no 'path' column in the header")
-        return manifest
+        return
     reader.fieldnames = header
     for lineno, row in enumerate(reader, start=2):
         rel = normalise(row.get("path") or "")
@@ -82,12 +98,11 @@ def parse(text: str, path: Path) -> Manifest:
         published = m.iso_date(values["date"])
         if values["date"] and not published:
             manifest.problems.append(f"line {lineno}: date {values['date']!r} not understood")
-        if not (path.parent / rel).is_file():
+        if not _exists(path.parent / rel):
             manifest.problems.append(f"line {lineno}: {rel!r} does not exist")
         manifest.entries[rel] = Overrides(role=role, publisher=values["publisher"],
                                           title=values["title"], url=values["url"],
                                           published=published, author=values["author"])
-    return manifest
 
 
 @lru_cache(maxsize=256)
@@ -97,9 +112,22 @@ def _load_cached(path: str, mtime_ns: int, size: int) -> Manifest:
 
 
 def load(path: Path) -> Manifest:
-    """The parsed manifest at ``path``, re-read only when the file changed."""
-    st = path.stat()
-    return _load_cached(str(path), st.st_mtime_ns, st.st_size)
+    """The parsed manifest at ``path``, re-read only when the file changed.
+
+    A manifest that cannot be read (gone, unreadable, too large) is an empty one whose
+    problem says why, so the run goes on without its overrides.
+    """
+    try:
+        st = path.stat()
+        if st.st_size > MAX_BYTES:
+            return Manifest(path, problems=[f"{MANIFEST_NAME} is over {MAX_BYTES >> 20} MB: not read"])
+        return _load_cached(str(path), st.st_mtime_ns, st.st_size)
+    except FileNotFoundError:
+        return Manifest(path, problems=["vanished before it was read (moved or deleted during the run?)"])
+    except PermissionError:
+        return Manifest(path, problems=["cannot read it: permission denied (give read permission)"])
+    except OSError as exc:
+        return Manifest(path, problems=[f"cannot read it: {exc.strerror or exc}"])
 
 
 def overrides_for(path: Path, root: Path) -> tuple[Overrides, list[Path]]:

@@ -22,6 +22,7 @@ EXTENSIONS: dict[str, str] = {
 FORMATS = ("text", "markdown", "html", "pdf")
 
 # Only signatures no prose starts with; other binaries are caught by NULs/control bytes.
+# Compressed files (gzip, zip, xz, 7z) are refused, never unpacked: no decompression bomb.
 _BINARY_MAGIC = (
     b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"PK\x03\x04", b"\x1f\x8b", b"\x7fELF",
     b"\xfd7zXZ", b"7z\xbc\xaf", b"SQLite format 3\x00", b"\xd0\xcf\x11\xe0",
@@ -35,16 +36,34 @@ _MD_HEADING = re.compile(rb"^#{1,6} \S", re.MULTILINE)
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 
 
+_MAGIC_NAMES = {b"\x89PNG": "PNG image", b"\xff\xd8\xff": "JPEG image", b"GIF8": "GIF image",
+                b"PK\x03\x04": "zip", b"\x1f\x8b": "gzip", b"\x7fELF": "executable",
+                b"\xfd7zXZ": "xz", b"7z\xbc\xaf": "7z", b"SQLite format 3\x00": "SQLite database",
+                b"\xd0\xcf\x11\xe0": "MS Office document"}
+_COMPRESSED = {"zip", "gzip", "xz", "7z"}
+
+
+def binary_kind(head: bytes) -> str | None:
+    """A name for a binary signature ('gzip', 'PNG image'), or None."""
+    for magic, name in _MAGIC_NAMES.items():
+        if head.startswith(magic):
+            return name
+    return None
+
+
 def by_extension(path: Path) -> str | None:
     """The format the file name claims, or None for extensions we do not read."""
     return EXTENSIONS.get(path.suffix.lower())
 
 
-def _strip_bom(head: bytes) -> bytes:
-    for bom, _ in BOMS:
+def _as_utf8(head: bytes) -> bytes:
+    """The head re-encoded as UTF-8 when a BOM or the NUL pattern says UTF-16/32, so the
+    signatures below match whatever the encoding."""
+    for bom, codec in BOMS:
         if head.startswith(bom):
-            return head[len(bom):]
-    return head
+            return head[len(bom):].decode(codec, errors="ignore").encode("utf-8")
+    wide = looks_utf16(head)
+    return head.decode(wide, errors="ignore").encode("utf-8") if wide else head
 
 
 def is_binary(head: bytes) -> bool:
@@ -53,10 +72,12 @@ def is_binary(head: bytes) -> bool:
         return False
     if head.startswith(_BINARY_MAGIC):
         return True
-    if b"\x00" in head:
-        return looks_utf16(head) is None
     if not head:
         return False
+    if b"\x00" in head and looks_utf16(head):
+        return False
+    # NULs count as control bytes: text with a few stray ones (a bad export, a scraped
+    # page) is still text and they become U+FFFD; binary formats hold them everywhere.
     controls = sum(head.count(bytes([c])) for c in _CONTROL)
     return controls / len(head) > 0.05
 
@@ -69,9 +90,7 @@ def sniff(head: bytes) -> str:
         return "pdf"
     if is_binary(head):
         return "binary"
-    body = _strip_bom(head)
-    if looks_utf16(body):
-        body = body.replace(b"\x00", b"")
+    body = _as_utf8(head)
     if _HTML_START.match(body):
         return "html"
     if body.startswith(b"#!"):
@@ -95,7 +114,11 @@ def detect(path: Path, head: bytes) -> str:
     if found == "binary":
         if claimed == "pdf":
             raise IngestError("not a PDF: no %PDF- header and the content is binary")
-        raise IngestError(f"binary content, not {claimed or 'text'}")
+        kind = binary_kind(head)
+        if kind in _COMPRESSED:
+            raise IngestError(f"{kind} file: unpack it first (compressed files are not opened)")
+        raise IngestError(f"binary content{' (' + kind + ')' if kind else ''}, not "
+                          f"{claimed or 'text'}: only text, Markdown, HTML and PDF are read")
     if claimed == "pdf":
         # A text file saved as .pdf: believe the content.
         return "markdown" if found == "markdown" else "text"

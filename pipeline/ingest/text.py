@@ -4,7 +4,8 @@ Why hand-rolled rather than only charset-normalizer: on short English files its 
 wanders between cp1250, cp1252 and friends, and a wrong guess silently changes
 characters. The rules below are deterministic: a BOM decides; valid UTF-8 is UTF-8;
 UTF-16 without BOM is recognised by its NUL pattern; text that is mostly UTF-8 with a few
-broken bytes stays UTF-8 with U+FFFD in their place; otherwise a multi-byte legacy codec
+broken bytes stays UTF-8, those bytes read as cp1252 where that is plainly right (a
+Latin-1 "café" pasted into UTF-8) and as U+FFFD elsewhere; otherwise a multi-byte legacy codec
 is taken only when charset-normalizer finds one that decodes the bytes cleanly, and
 everything else is read as cp1252 (a superset of printable Latin-1). Every replaced byte
 is counted in ``Decoded.replaced`` so nothing is dropped silently.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +45,7 @@ class Decoded:
     replaced: int = 0          # characters that became U+FFFD
     bom: bool = False
     newline: str = "lf"        # what the file used before normalising to "\n"
+    cp1252: int = 0            # stray cp1252 bytes in UTF-8 read as their character
 
     def meta(self) -> dict[str, Any]:
         m: dict[str, Any] = {"encoding": self.encoding}
@@ -50,6 +53,8 @@ class Decoded:
             m["bom"] = True
         if self.replaced:
             m["replaced_chars"] = self.replaced
+        if self.cp1252:
+            m["cp1252_chars"] = self.cp1252
         if self.newline != "lf":
             m["newline"] = self.newline
         return m
@@ -61,6 +66,35 @@ def _cp1252_or_latin1(err: UnicodeDecodeError) -> tuple[str, int]:
 
 
 codecs.register_error("cp1252_latin1", _cp1252_or_latin1)
+
+# Mixed encodings: a UTF-8 file with a paragraph pasted from a cp1252/Latin-1 source holds
+# lone bytes such as b"caf\xe9" or b"\x93quoted\x94". Such a byte becomes its cp1252
+# character when that is typographic punctuation, or a letter beside an ASCII letter;
+# anything else becomes U+FFFD. Both are counted.
+_CP1252_PUNCT = set("‘’“”–—…€•")
+_mixed = threading.local()
+
+
+def _utf8_cp1252(err: UnicodeDecodeError) -> tuple[str, int]:
+    obj, start, end = err.object, err.start, err.end
+    if end - start == 1:
+        ch = bytes(obj[start:end]).decode("cp1252", errors="ignore")
+        beside = (start > 0 and chr(obj[start - 1]).isascii() and chr(obj[start - 1]).isalpha()) or \
+                 (end < len(obj) and chr(obj[end]).isascii() and chr(obj[end]).isalpha())
+        if ch in _CP1252_PUNCT or (ch.isalpha() and beside):
+            _mixed.cp1252 += 1
+            return ch, end
+    _mixed.replaced += 1
+    return "\ufffd", end
+
+
+codecs.register_error("utf8_cp1252", _utf8_cp1252)
+
+
+def _decode_mixed(data: bytes) -> Decoded:
+    _mixed.cp1252 = _mixed.replaced = 0
+    text = data.decode("utf-8", errors="utf8_cp1252")
+    return Decoded(text, "utf-8", _mixed.replaced, cp1252=_mixed.cp1252)
 
 
 def looks_utf16(data: bytes) -> str | None:
@@ -111,9 +145,10 @@ def _decode_raw(data: bytes) -> Decoded:
         text, bad = _count_replacements(data, utf16)
         return Decoded(text, utf16, bad)
     good = len(_UTF8_MULTIBYTE.findall(data))
-    text, bad = _count_replacements(data, "utf-8")
-    if good and good >= bad:
-        return Decoded(text, "utf-8", bad)
+    if good:
+        mixed = _decode_mixed(data)
+        if good >= mixed.replaced:
+            return mixed
     legacy = _legacy_guess(data)
     if legacy:
         return Decoded(data.decode(legacy), legacy)
