@@ -28,6 +28,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
+from pipeline.extract.patterns import REACH_RE
 from pipeline.link.consistency import Figure, consistent
 from pipeline.link.keys import basis_key, engine_key, model_key, norm, scope_key
 from pipeline.model import Claim, Document
@@ -172,6 +173,10 @@ def read_claim(text: str) -> Query:
     if not main:
         return Query(text=text, figure=None)
     fig = main[0]
+    # In a document "reaches 575" reports where a measurement landed; a headline to check,
+    # "X reached 200 tokens/s", claims a threshold was passed.
+    if fig.comparator == "=" and REACH_RE.search(text, max(0, fig.start - 40), fig.start):
+        fig.comparator = ">="
     q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated")
     if sizes:
         s = sizes[0]
