@@ -265,21 +265,24 @@ class Checker:
         opened: list[str] = []
         differs: list[str] = []
 
-        def cond(name: str, qv, pv, match=lambda a, b: a == b) -> None:
+        def cond(name: str, qv, pv, match=lambda a, b: a == b, soft: bool = False) -> None:
             if qv is None:
                 return
             if pv is None:
                 opened.append(name)
             elif not match(qv, pv):
-                differs.append(name)
+                (opened if soft else differs).append(name)
 
-        cond("model", model_key(f.model), model_key(p.model), _model_match)
+        # A subject carried from a paragraph, section or title (``inherited``) is a guess:
+        # where it disagrees, the condition is open rather than different.
+        soft = bool(f.inherited or p.inherited)
+        cond("model", model_key(f.model), model_key(p.model), _model_match, soft)
         qh, ph = hw_key(f), hw_key(p)
         if qh is not None:
             if ph is None:
                 opened.append("hardware")
             elif qh[1] != ph[1] or (qh[0] is not None and ph[0] is not None and qh[0] != ph[0]):
-                differs.append("hardware")
+                (opened if soft else differs).append("hardware")
             elif qh[0] is not None and ph[0] is None:
                 opened.append("hardware count")
         cond("engine", engine_key(f.engine), engine_key(p.engine))
