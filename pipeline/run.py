@@ -14,6 +14,7 @@ rewrites only what those subjects own (see ``_link_incremental``).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import signal
@@ -26,7 +27,7 @@ from typing import Callable, Iterable, Iterator
 
 from pipeline.ingest import IngestError, content_id, ingest_file, read_bytes
 from pipeline.ingest.manifest import load as load_manifest, overrides_for
-from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNSUPPORTED, Found, walk
+from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNCHANGED, UNSUPPORTED, Found, walk
 from pipeline.model import Claim, Document
 from pipeline.store import LinkScope, LinkTotals, Pending, Store, Stored, one_line
 
@@ -140,12 +141,56 @@ def _work(path: Path, root: Path, rel: str, fp: str, extract: Extractor | None):
     try:
         doc, claims = process(path, root, extract)
         doc.path = rel
+        role = text_role(doc, claims)
+        if role:
+            doc.meta["inferred_role"] = role
         return Stored.of(doc, claims, fp, claim_keys(claims)), None, ""
     except IngestError as exc:
         return None, str(exc), ""
     except Exception as exc:  # a bug, not a bad file: keep going, keep the traceback
         msg = " ".join(str(exc).split())
         return None, f"unexpected {type(exc).__name__}: {msg}", traceback.format_exc()
+
+
+def text_role(doc: Document, claims: list[Claim]) -> str | None:
+    """The role the link stage infers from a document's own text and claims, for a
+    document without a manifest or metadata role; None for the others.
+
+    Worked out where the text is at hand (a worker, in parallel) and kept in
+    ``documents.meta`` as ``inferred_role``, so the link after an ingest reads neither the
+    texts back nor runs the role patterns over them in the single writer process.
+    """
+    if doc.role_source in ROLE_SOURCES_FIXED:
+        return None
+    from pipeline.link import DocMeta
+    from pipeline.link.roles import resolve_role
+
+    meta = DocMeta(id=doc.id, path=doc.path, role="unknown", role_source=None,
+                   published=doc.published, publisher=doc.publisher, title=doc.title,
+                   author=doc.author, url=doc.url, text=doc.text)
+    role, source = resolve_role(meta, claims)
+    return role if source == "inferred" else None
+
+
+def _web_validators(store: Store, versions: str) -> Callable[[str], dict[str, str] | None]:
+    """address -> the ETag / Last-Modified stored with its current document, for a
+    conditional request; None (fetch in full) when nothing is stored or the stored
+    document is stale (another ingest or extract version would reprocess it)."""
+    def known(url: str) -> dict[str, str] | None:
+        rows = store.query("SELECT id, fingerprint, meta FROM documents WHERE path = ?", [url])[1]
+        if len(rows) != 1:
+            return None
+        doc_id, fp, meta = rows[0]
+        if fp != fingerprint(doc_id, {}, versions):
+            return None
+        try:
+            web = (json.loads(meta) if isinstance(meta, str) else meta or {}).get("web") or {}
+        except (ValueError, AttributeError):
+            return None
+        found = {k: web[k] for k in ("etag", "last_modified") if web.get(k)}
+        return found or None
+
+    return known
 
 
 def default_workers() -> int:
@@ -160,7 +205,8 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
                  extract: Extractor | None = None,
                  progress: Callable[[int, str], None] | None = None,
                  on_total: Callable[[int], None] | None = None,
-                 timeout: float | None = DEFAULT_TIMEOUT, follow_links: bool = False) -> Summary:
+                 timeout: float | None = DEFAULT_TIMEOUT, follow_links: bool = False,
+                 urls: Iterable[str] = (), web=None) -> Summary:
     """Ingest every document under ``paths`` into ``store``; never stops on a bad file.
 
     Files stream through: the walk is read in chunks (hashed and planned against the
@@ -171,26 +217,42 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
     whole or not at all; a file a worker spends more than ``timeout`` seconds on is
     abandoned (the worker is killed and replaced) and recorded in ``ingest_errors``.
 
+    ``urls`` are web addresses (pages, PDFs, feeds) fetched after the files with the
+    ``web`` options (``pipeline.ingest.web.WebOptions``): each page goes through the same
+    flow, its document's path is its address; a page the server reports unchanged since
+    the stored copy (conditional request) counts as skipped.
+
     ``on_total`` learns how many files there are (this walks the paths once more);
     ``progress(advance, path)`` is called once per file. Raises FileNotFoundError (before
     writing anything) for a missing path.
     """
     started = time.perf_counter()
-    paths = list(paths)
+    paths, urls = list(paths), list(urls)
     summary = Summary()
     if on_total:
-        on_total(sum(1 for f in walk(paths, follow_links) if f.kind != MANIFEST))
+        on_total(sum(1 for f in walk(paths, follow_links) if f.kind != MANIFEST) + len(urls))
     run = _Ingest(store, summary, force, progress or (lambda n, p: None))
     pool = _Pool(workers, extract, timeout)
+    found: Iterable[Found] = walk(paths, follow_links)
+    source = None
+    if urls:
+        from pipeline.ingest.web import WebSource
+
+        source = WebSource(urls, web, known=None if force else _web_validators(store, run.versions))
+        found = itertools.chain(found, source.found())
     try:
-        for job, (stored, reason, trace) in pool.results(run.jobs(walk(paths, follow_links))):
+        for job, (stored, reason, trace) in pool.results(run.jobs(found)):
             if stored is None:
                 run.fail(Outcome(job.found.rel, "error", reason, trace=trace), job.doc_id)
             else:
+                if source is not None:
+                    source.finish(stored.doc)
                 run.add(stored)
         run.flush()
     finally:
         pool.close()
+        if source is not None:
+            source.close()
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -227,9 +289,13 @@ class _Ingest:
                 self.tick(1, f.rel)
             elif f.kind == ERROR:      # the walk's: a link not followed, a folder unreadable
                 self.fail(Outcome(f.rel, "error", f.reason))
+            elif f.kind == UNCHANGED:  # a web page the server reports unchanged (HTTP 304)
+                self.summary.add(Outcome(f.rel, "skipped"))
+                self.tick(1, f.rel)
             elif f.kind == DOCUMENT:
                 chunk.append(f)
-                if len(chunk) >= PLAN_CHUNK:
+                # web pages are planned as they arrive (each was a download to wait for)
+                if len(chunk) >= PLAN_CHUNK or f.rel.startswith(("http://", "https://")):
                     yield from self._plan(chunk)
                     chunk = []
         yield from self._plan(chunk)
@@ -569,12 +635,17 @@ def _doc_metas(store: Store):
 
 
 def _infer_roles(store: Store, metas: dict, doc_ids: Iterable[str],
-                 by_doc: dict[str, list[Claim]]) -> dict[str, tuple[str, str]]:
-    """Roles of documents without a manifest/metadata role, one text in memory at a time."""
+                 by_doc: dict[str, list[Claim]], stored: bool = False) -> dict[str, tuple[str, str]]:
+    """Roles of documents without a manifest/metadata role, one text in memory at a time.
+
+    With ``stored``, a role the ingest worker already inferred (``text_role``, kept in
+    ``documents.meta``) is taken as it is; `claims link` (full) infers every one again.
+    """
     from pipeline.link.roles import resolve_role
 
-    out = {}
-    for d, text in store.iter_texts(d for d in doc_ids if metas[d].role_source is None):
+    todo = [d for d in doc_ids if metas[d].role_source is None]
+    out = {d: (r, "inferred") for d, r in store.inferred_roles(todo).items()} if stored else {}
+    for d, text in store.iter_texts(d for d in todo if d not in out):
         out[d] = resolve_role(replace(metas[d], text=text), by_doc.get(d, ()))
     return out
 
@@ -662,7 +733,7 @@ def _link_incremental(store: Store, pending: Pending) -> LinkReport | None:
     if {s for s in map(subject_of_key, touched) if s} != subjects:
         return None     # stored keys disagree with today's link stage: relink everything
 
-    inferred = _infer_roles(store, metas, added, _by_doc(new_claims))
+    inferred = _infer_roles(store, metas, added, _by_doc(new_claims), stored=True)
     result = relink(claims, metas, LinkResult(roles={**known, **inferred}), touched,
                     new_docs=added)
 

@@ -601,6 +601,14 @@ class Store:
             while rows := cur.fetchmany(batch_rows):
                 yield from rows
 
+    def inferred_roles(self, doc_ids: Iterable[str]) -> dict[str, str]:
+        """Roles the ingest workers inferred (``meta.inferred_role``) for these documents."""
+        with self._ids("_role_ids", doc_ids):
+            rows = self.con.execute(
+                "SELECT id, json_extract_string(meta, '$.inferred_role') FROM documents"
+                " WHERE id IN (SELECT id FROM _role_ids)").fetchall()
+        return {d: r for d, r in rows if r in ("primary", "secondary", "unknown")}
+
     def subjects_of(self, doc_ids: Sequence[str]) -> set[str]:
         """Subjects of the stored claims of these documents."""
         with self._ids("_doc_ids", doc_ids):
