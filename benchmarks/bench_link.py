@@ -32,11 +32,33 @@ FAMILIES = [("token_throughput", "tokens/s", 0.45, 5000.0), ("latency", "s", 0.1
             ("tokens", "count", 0.15, 128000.0)]
 
 
+# Sentences around the figures, so that reading what a figure measures (link/measure.py)
+# costs what it costs on real text. {m} model, {v} the figure, {b} a baseline.
+SENTENCES = {
+    "token_throughput": ["{m} serves {v} tokens/s on the cluster.",
+                         "On this setup {m} reached {v} tokens per second in decode."],
+    "latency": ["{m} answers in {v} s at the median.", "TTFT for {m} was {v} s."],
+    "percent": ["{m} cuts the KV cache by {v}% compared with {b}.",
+                "{m} reaches {v}% higher throughput than {b} on long prompts.",
+                "About {v}% of requests hit the cache."],
+    "ratio": ["{m} is {v}x faster than {b} in decode throughput.",
+              "{m} gets a {v}x speedup.", "{m} has {v}x lower TTFT than {b}."],
+    "parameters": ["{m} has {v} total parameters.", "{m} activates {v} parameters per token.",
+                   "Supported: {m} ({v})."],
+    "money": ["Running {m} costs ${v} per GPU-hour."],
+    "tokens": ["{m} supports a context length of {v} tokens.",
+               "We used an input length of {v} and an output length of 128 for {m}.",
+               "{m} was pretrained on {v} tokens."],
+}
+BASELINES = ["vLLM", "SGLang", "H100", "A100", "the previous release", "TP16"]
+
+
 def synthetic_claims(n: int, seed: int = 7) -> tuple[list[Claim], dict[str, DocMeta]]:
     """``n`` claims in documents of 40, about 100 per model, a fifth of them secondary.
 
     Each (model, family, scope) has a few "true" values that documents restate, rounded
-    or not, so supports, conflicts and derived checks all occur at realistic rates.
+    or not, so supports, conflicts and derived checks all occur at realistic rates. Each
+    claim carries a sentence from ``SENTENCES`` holding its figure.
     """
     rnd = random.Random(seed)
     n_models = max(10, n // 100)
@@ -70,8 +92,12 @@ def synthetic_claims(n: int, seed: int = 7) -> tuple[list[Claim], dict[str, DocM
             cmp = "=" if rnd.random() < 0.85 else rnd.choice([">", ">=", "<=", "~"])
             pos += rnd.randint(20, 200)
             sent = pos - pos % 400
+            surface = str(v)
+            sentence = rnd.choice(SENTENCES[fam]).format(m=model, v=surface,
+                                                         b=rnd.choice(BASELINES))
             claims.append(Claim(
-                id=f"c{i}", doc_id=did, start=pos, end=pos + 8, surface=str(v), value=v,
+                id=f"c{i}", doc_id=did, start=pos, end=pos + len(surface), surface=surface,
+                value=v, sentence=sentence,
                 family=fam, unit=unit, comparator=cmp, precision=prec, scope=scope,
                 statistic=rnd.choice([None, None, "p90", "median"]),
                 per_basis="per GPU-hour" if fam == "money" else None,

@@ -132,6 +132,7 @@ def test_total_and_activated_parameters_differ():
     other = C("c", "Whale-3 has 280B total parameters.", "280B total parameters", 280e9,
               "parameters", model="Whale-3", unit_text="total parameters", precision=0.5e9)
     r = run(total, active, b, other)
+    assert any(ln.detail == "same quantity (parameters: total), 280B vs 300B" for ln in r.links)
     assert rel(r, active, b) == {"supports"}
     assert rel(r, total, other) == {"conflicts"}
     assert rel(r, b, other) == set() and rel(r, active, other) == set()
@@ -334,6 +335,9 @@ def test_compute_same_kernel_other_figure_conflicts():
                "compute", hardware="H800", unit_text="TFLOPS", technique="MLA")
     r = run(new, old, fp8, sparse)
     assert rel(r, new, old) == {"conflicts"}
+    detail = next(ln.detail for ln in r.links if {ln.src, ln.dst} == {new.id, old.id})
+    assert "achieved" in detail and "H800" in detail        # says what was found the same
+    assert "580 TFLOPS" in detail and "660 TFLOPS" in detail
     assert rel(r, old, fp8) == set()                 # BF16 and FP8 are different results
     assert rel(r, new, fp8) == {"conflicts"}         # the format left open does not shield
     assert rel(r, sparse, new) == set() and rel(r, sparse, old) == set()

@@ -43,6 +43,11 @@ class SourceIndex:
     who: dict[str, frozenset[str]] = field(default_factory=dict)
     what: dict[str, frozenset[str]] = field(default_factory=dict)
     _cache: dict[tuple[str, bool], tuple[str, ...]] = field(default_factory=dict)
+    # token -> documents whose names hold it (a lookup intersects a few small sets instead of
+    # testing every document: linear in the record, not in record x distinct sources)
+    _who_idx: dict[str, set[str]] = field(default_factory=dict)
+    _what_idx: dict[str, set[str]] = field(default_factory=dict)
+    _order: dict[str, int] = field(default_factory=dict)
 
     def add(self, doc_id: str, publisher: str | None = None, title: str | None = None,
             author: str | None = None, url: str | None = None, path: str | None = None) -> None:
@@ -52,6 +57,19 @@ class SourceIndex:
             who |= set(host.split(".")[:-1]) - {"example", "com", "org"}
         self.who[doc_id] = frozenset(who)
         self.what[doc_id] = tokens(title)
+        self._order.setdefault(doc_id, len(self._order))
+        for t in self.who[doc_id]:
+            self._who_idx.setdefault(t, set()).add(doc_id)
+        for t in self.what[doc_id]:
+            self._what_idx.setdefault(t, set()).add(doc_id)
+        self._cache.clear()
+
+    @staticmethod
+    def _having(index: dict[str, set[str]], want: frozenset[str]) -> set[str]:
+        sets = sorted((index.get(t, set()) for t in want), key=len)
+        if not sets or not sets[0]:
+            return set()
+        return set(sets[0]).intersection(*sets[1:])
 
     def resolve(self, asserted_by: str | None, strict: bool = False) -> tuple[str, ...]:
         """Documents the source names; ``strict`` uses only whose-document names."""
@@ -61,8 +79,9 @@ class SourceIndex:
         hit = self._cache.get(key)
         if hit is None:
             want = tokens(asserted_by)
-            hit = tuple(d for d, n in self.who.items() if want and want <= n)
-            if not hit and not strict:
-                hit = tuple(d for d, n in self.what.items() if want and want <= n)
+            docs = self._having(self._who_idx, want) if want else set()
+            if not docs and not strict and want:
+                docs = self._having(self._what_idx, want)
+            hit = tuple(sorted(docs, key=self._order.__getitem__))   # in the order added
             self._cache[key] = hit
         return hit

@@ -126,29 +126,83 @@ def _words(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-_/.][a-z0-9]+)*|\$")
+
+
+class _Names:
+    """Names given by words and phrases, looked up word by word (a claim's words are read
+    for many names: one pass over its words instead of one regex search per name).
+
+    Each name has entries separated by "|": a word, a phrase of words, or a word ending in
+    "*" that any word starting with it matches ("decod*" matches "decoding").
+    """
+
+    def __init__(self, table: tuple[tuple[str, str], ...]):
+        self.names = [n for n, _ in table]
+        self.rank = {n: i for i, n in enumerate(self.names)}
+        self.exact: dict[tuple[str, ...], str] = {}
+        self.prefix: dict[str, list[tuple[str, str]]] = {}
+        self.starts: set[str] = set()
+        for name, entries in table:
+            for e in entries.split("|"):
+                words = tuple(e.split())
+                if len(words) == 1 and words[0].endswith("*"):
+                    w = words[0][:-1]
+                    self.prefix.setdefault(w[:2], []).append((w, name))
+                else:
+                    self.exact.setdefault(words, name)
+                    if len(words) > 1:
+                        self.starts.add(words[0])
+
+    def found(self, text: str) -> set[str]:
+        toks = _TOKEN.findall(text.lower())
+        out: set[str] = set()
+        exact, prefix, starts = self.exact, self.prefix, self.starts
+        for i, t in enumerate(toks):
+            n = exact.get((t,))
+            if n:
+                out.add(n)
+            if t in starts:
+                for k in (2, 3):
+                    n = exact.get(tuple(toks[i:i + k]))
+                    if n:
+                        out.add(n)
+            for p, name in prefix.get(t[:2], ()):
+                if t.startswith(p):
+                    out.add(name)
+        return out
+
+    def first(self, text: str) -> str | None:
+        """The earliest-listed name found in the text (the list is in priority order)."""
+        hits = self.found(text)
+        return min(hits, key=self.rank.__getitem__) if hits else None
+
+
 # --- ratios and percents ---------------------------------------------------------------
 
-_METRICS: list[tuple[str, re.Pattern[str]]] = [(name, _words(p)) for name, p in (
-    ("throughput", r"throughput|goodput|tokens?\s*/\s*s|tok/s|\btps\b|\brps\b|\bqps\b|"
-                   r"(?:tokens?|requests?|queries)\s+per\s+second"),
-    ("latency", r"latency|\bttft\b|\btpot\b|\bitl\b|time\s+to\s+first|time\s+per\s+output|"
-                r"inter-token|response\s+time|\be2e\b|end-to-end"),
-    ("kv cache", r"kv[\s-]*cache"),
-    ("memory", r"memory|\bhbm\b|footprint|\bvram\b"),
-    ("cost", r"\bcosts?\b|\bprice|\btco\b|dollar|\$"),
-    ("energy", r"energy|\bpower\b|watt"),
-    ("communication", r"communication|all-to-all|\bnccl\b|all_?gather|traffic|\bvolume\b"),
-    ("bandwidth", r"bandwidth"),
-    ("batch", r"\bbatch"),
-    ("compute", r"flops|\bcompute\b|computation|utili[sz]ation|\bmfu\b"),
-    ("accuracy", r"accuracy|\bscore"),
-    ("hit rate", r"hit\s+rate|cache\s+hits?"),
-    ("context", r"context"),
-    ("parameters", r"parameters|weights"),
-    ("prefill", r"prefill|prompt\s+processing"),
-    ("decode", r"\bdecod(?:e|ing)|\bgeneration"),
-    ("speed", r"faster|\bspeed(?:[\s-]?up)?s?\b|\bperformance|performant|\bquicker"),
-)]
+_METRICS = _Names((
+    ("throughput", "throughput*|goodput*|tps|rps|qps|tok/s|tokens/s|token/s|tok/sec|tokens/sec|"
+                   "tokens per second|token per second|requests per second|queries per second"),
+    ("latency", "latency|latencies|ttft|tpot|itl|time to first|time per output|inter-token|"
+                "time-to-first-token|time-per-output-token|"
+                "response time|e2e|end-to-end"),
+    ("kv cache", "kv cache|kv-cache|kvcache|kv caches"),
+    ("memory", "memory*|hbm*|footprint*|vram"),
+    ("cost", "cost|costs|price*|tco|dollar*|$"),
+    ("energy", "energy|power|watt*|perf/watt"),
+    ("communication", "communication*|all-to-all|nccl|all_gather|allgather|traffic|volume"),
+    ("bandwidth", "bandwidth*"),
+    ("batch", "batch*"),
+    ("compute", "flops|flop|compute|computation*|utilization|utilisation|mfu"),
+    ("accuracy", "accuracy|score*"),
+    ("hit rate", "hit rate|cache hit|cache hits"),
+    ("context", "context*"),
+    ("parameters", "parameters|weights"),
+    ("prefill", "prefill*|prompt processing"),
+    ("decode", "decod*|generation"),
+    ("speed", "faster|speed|speeds|speedup|speedups|speed-up|speed-ups|speed up|performance*|"
+              "performant|quicker"),
+))
 # What a cue word starts: the baseline a ratio is measured against.
 _BASELINE_AFTER = _words(r"\b(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|"
                          r"against)\s+")
@@ -170,7 +224,7 @@ _DOWN = _words(r"\b(?:lower|less|fewer|reduc\w*|sav(?:e|es|ed|ing|ings)|cuts?|de
 
 
 def metric_words(text: str) -> frozenset[str]:
-    return frozenset(name for name, pat in _METRICS if pat.search(text))
+    return frozenset(_METRICS.found(text))
 
 
 def _baseline_phrase(text: str) -> str | None:
@@ -220,19 +274,19 @@ def _ratio_measure(c: Claim, ctx: Context | None) -> Measure:
 
 # --- parameters --------------------------------------------------------------------------
 
-_PARAM_KINDS: list[tuple[str, re.Pattern[str]]] = [(k, _words(p)) for k, p in (
-    ("activated", r"activ(?:e|ated|ation)|per\s+token|for\s+each\s+token|each\s+token"),
-    ("total", r"\btotal"),
-    ("mtp", r"\bmtp\b|multi-token\s+prediction"),
-    ("main model", r"main\s+model"),
-    ("embedding", r"embedding"),
-    ("backbone", r"backbone"),
-    ("experts", r"\bexperts?\b"),
-    ("shared", r"\bshared\b"),
-    ("module", r"\bmodule\b"),
-    ("draft", r"\bdraft"),
-    ("vision", r"vision|encoder"),
-)]
+_PARAM_KINDS = _Names((
+    ("activated", "activ*|per token|for each token|each token"),
+    ("total", "total*"),
+    ("mtp", "mtp|multi-token prediction"),
+    ("main model", "main model"),
+    ("embedding", "embedding*|non-embedding"),
+    ("backbone", "backbone*"),
+    ("experts", "expert|experts"),
+    ("shared", "shared"),
+    ("module", "module"),
+    ("draft", "draft*"),
+    ("vision", "vision*|encoder*"),
+))
 # The word right before a figure when the figure is part of a model's name.
 _NAME_BEFORE = re.compile(
     r"(?:^|[^\w.])([A-Za-z][\w.]*)(?:\s+\d[\d.]*)?[ \t-]$|\d[x×]$")
@@ -250,9 +304,9 @@ def _param_kind(c: Claim, ctx: Context | None) -> str | None:
     if ctx is not None:
         texts += [ctx.right, ctx.left]
     for t in texts:
-        for kind, pat in _PARAM_KINDS:
-            if pat.search(t):
-                return kind
+        kind = _PARAM_KINDS.first(t)
+        if kind:
+            return kind
     return None
 
 
@@ -361,28 +415,28 @@ _RELATIVE = _words(r"\b(?:more|less|higher|lower|extra|additional|free|sav(?:e|e
                    r"reduc\w*|increas\w*|decreas\w*|per\s+token|per\s+request|per\s+sequence|"
                    r"used|usage|consum\w*|footprint|occup\w*|remaining|left|spare|overhead|"
                    r"gains?|improv\w*|up\s+from|down\s+from)\b")
-_MEMORY_KINDS = [(k, _words(p)) for k, p in (
-    ("host", r"rdimm|\bddr\d?|\bdram\b|\bcpu\b|\bhost\b|system\s+memory|\bram\b|\bssd|"
-             r"\bdisk|storage|nvme"),
-    ("kv cache", r"kv[\s-]*cache"),
-    ("weights", r"weights|parameters|model\s+size|checkpoint"),
-    ("cache", r"\bcache|\bsram\b|\bl2\b|shared\s+memory"),
-)]
-_BANDWIDTH_KINDS = [(k, _words(p)) for k, p in (
-    ("nvlink", r"nvlink|\bnvl\b|nvswitch"),
-    ("pcie", r"pcie"),
-    ("infiniband", r"infiniband|\bib\b|\bndr\b|\bhdr\b|\bxdr\b"),
-    ("ethernet", r"ethernet|\broce\b|\bnic"),
-    ("c2c", r"c2c"),
-    ("xgmi", r"xgmi|infinity\s+fabric"),
-    ("network", r"network|interconnect|scale-?out|scale-?up|\brdma\b"),
-    ("achieved", r"achiev|\bkernel|memory-bound|\breach|attain|measured|sustain|effective"),
-    ("memory", r"memory|\bhbm"),
-)]
-_COMPUTE_KINDS = [(k, _words(p)) for k, p in (
-    ("achieved", r"achiev|\bkernel|compute-bound|computation-bound|\breach|attain|measured|"
-                 r"sustain|effective|utili[sz]|\bmfu\b"),
-)]
+_MEMORY_KINDS = _Names((
+    ("host", "rdimm|ddr*|dram|cpu|host|system memory|ram|ssd*|disk*|storage|nvme"),
+    ("kv cache", "kv cache|kv-cache|kvcache"),
+    ("weights", "weights|parameters|model size|checkpoint*"),
+    ("cache", "cache|sram|l2|shared memory"),
+))
+_BANDWIDTH_KINDS = _Names((
+    ("nvlink", "nvlink*|nvl|nvswitch"),
+    ("pcie", "pcie*"),
+    ("infiniband", "infiniband|ib|ndr|hdr|xdr"),
+    ("ethernet", "ethernet|roce|nic|nics"),
+    ("c2c", "c2c"),
+    ("xgmi", "xgmi|infinity fabric"),
+    ("network", "network*|interconnect*|scale-out|scaleout|scale-up|scaleup|rdma"),
+    ("achieved", "achiev*|kernel*|memory-bound|memory-intensive|reach*|attain*|measured|"
+                 "sustain*|effective"),
+    ("memory", "memory*|hbm*"),
+))
+_COMPUTE_KINDS = _Names((
+    ("achieved", "achiev*|kernel*|compute-bound|computation-bound|reach*|attain*|measured|"
+                 "sustain*|effective|utiliz*|utilis*|mfu"),
+))
 _SPARSITY = _words(r"\b(?:sparse|sparsity|dense)\b")
 _FORMATS = _words(r"\b(?:fp4|nvfp4|mxfp4|fp6|fp8|bf16|fp16|tf32|fp32|fp64|int4|int8)\b")
 
@@ -436,11 +490,8 @@ def _hardware_stated_here(hw: tuple[int | None, str], ctx: Context) -> str | Non
     return None
 
 
-def _kind(pairs, text: str) -> str | None:
-    for k, pat in pairs:
-        if pat.search(text):
-            return k
-    return None
+def _kind(names: _Names, text: str) -> str | None:
+    return names.first(text)
 
 
 _AGGREGATE = _words(r"\b(?:rack|racks|node|nodes|system|systems|cluster|server|servers|pod|"

@@ -41,6 +41,7 @@ class Prepared:
     batch_size: float | None
     isl: float | None
     osl: float | None
+    settings: tuple | None          # (concurrency, batch size, ISL, OSL), None if none stated
     fig: Figure
     lo: float
     hi: float
@@ -70,7 +71,9 @@ def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
         token_kind=norm(c.token_kind), subject=subject_key(c),
         hw=hw,
         engine=engine_key(c.engine), concurrency=c.concurrency, batch_size=c.batch_size,
-        isl=c.isl, osl=c.osl, fig=fig, lo=lo, hi=hi,
+        isl=c.isl, osl=c.osl, fig=fig,
+        settings=None if c.concurrency is None and c.batch_size is None and c.isl is None
+        and c.osl is None else (c.concurrency, c.batch_size, c.isl, c.osl), lo=lo, hi=hi,
         active=c.stance not in INERT_STANCES, role=role, published=published or "",
         asserted_by=norm(c.asserted_by), qkey=quantity_key(c), bnd=bnd,
         comparable=m.comparable, what=m.what, conflictable=m.comparable and m.conflictable,
@@ -94,8 +97,11 @@ def mark_variants(prepared: list[Prepared]) -> None:
 
 def measures_agree(a: Prepared, b: Prepared) -> bool:
     """Both figures say what they measure, and it is the same (open parts match)."""
-    return a.comparable and b.comparable and support_compatible(a.what, b.what) \
-        and support_compatible(a.soft, b.soft)
+    if not (a.comparable and b.comparable):
+        return False
+    if not (a.what or b.what or a.soft or b.soft):
+        return True
+    return support_compatible(a.what, b.what) and support_compatible(a.soft, b.soft)
 
 
 def hw_compatible(a: Prepared, b: Prepared) -> bool:
@@ -134,8 +140,8 @@ def conditions_compatible(a: Prepared, b: Prepared) -> bool:
     size, input and output lengths, and operating point."""
     if not (hw_compatible(a, b) and engine_compatible(a, b)):
         return False
-    if not (_same_setting(a.concurrency, b.concurrency) and _same_setting(a.batch_size, b.batch_size)
-            and _same_setting(a.isl, b.isl) and _same_setting(a.osl, b.osl)):
+    if a.settings is not None and b.settings is not None and not all(
+            _same_setting(x, y) for x, y in zip(a.settings, b.settings)):
         return False
     return op_points_close(a.op_point, b.op_point) is not False
 

@@ -76,10 +76,11 @@ def _mismatch(src: Prepared, dst: Prepared, why: str) -> Link | None:
 
 
 def blocks_by_subject(prepared: Iterable[Prepared]) -> dict[str, list[Prepared]]:
-    """Claims grouped by subject; claims with no subject are left out."""
+    """Claims grouped by subject; claims with no subject, and those whose text does not say
+    what they measure (they relate to nothing), are left out."""
     out: dict[str, list[Prepared]] = defaultdict(list)
     for p in prepared:
-        if p.subject is not None and p.active:
+        if p.subject is not None and p.active and p.comparable:
             out[p.subject].append(p)
     return out
 
@@ -124,6 +125,35 @@ def _conflict_group_key(p: Prepared) -> tuple | None:
             p.engine, p.concurrency, p.batch_size, p.isl, p.osl, p.what)
 
 
+_SCALES = {"count": ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")),
+           "bytes": ((1e12, " TB"), (1e9, " GB"), (1e6, " MB")),
+           "bytes s": ((1e12, " TB/s"), (1e9, " GB/s"), (1e6, " MB/s")),
+           "flop s": ((1e15, " PFLOPS"), (1e12, " TFLOPS"), (1e9, " GFLOPS"))}
+
+
+def _show(p: Prepared) -> str:
+    """A figure's value in its unit, readably: 671B, 80 GB, 660 TFLOPS, 2.4x, 42.5%.
+    (``p.unit`` is the normalised unit key: 'flop s' for FLOP/s.)"""
+    v, unit = p.fig.value, p.unit
+    for scale, suffix in _SCALES.get(unit.lower(), ()):
+        if abs(v) >= scale:
+            return f"{v / scale:.4g}{suffix}"
+    if unit == "x":
+        return f"{v:g}x"
+    if unit in ("%", ""):
+        return f"{v:g}{unit}"
+    return f"{v:g} {unit.replace(' s', '/s').replace(' ', '/')}"
+
+
+def _describe(p: Prepared) -> str:
+    """What the two figures were found to share, for the reader: ' (parameters: total)'."""
+    parts = [x for x in p.what if isinstance(x, str) and x not in ("-", "device")]
+    if p.hw is not None and p.family in HARDWARE_FAMILIES:
+        parts.append(p.hw[1])
+    parts += [x for x in (p.scope, p.statistic, p.phase, p.token_kind) if x]
+    return f" ({p.family}: {', '.join(parts)})" if parts else f" ({p.family})"
+
+
 def conflict_links(block: list[Prepared]) -> list[Link]:
     """Cross-document conflicts inside one subject block."""
     groups: dict[tuple, list[Prepared]] = defaultdict(list)
@@ -147,5 +177,6 @@ def conflict_links(block: list[Prepared]) -> list[Link]:
                     continue
                 src, dst = (a, b) if rank(a) >= rank(b) else (b, a)
                 links.append(Link(src.id, dst.id, "conflicts", False,
-                                  f"same quantity, {src.fig.value:g} vs {dst.fig.value:g}"))
+                                  f"same quantity{_describe(src)}, {_show(src)} vs "
+                                  f"{_show(dst)}"))
     return links
