@@ -10,7 +10,9 @@ table row belong to different accelerators. So each claim gets a *measure*:
 * ``comparable`` - whether the text establishes what the figure measures well enough to
   relate it (supports/restates/conflicts/mismatch) to a figure of another document at all;
 * ``what`` - a tuple that two comparable figures must share (position by position; a part
-  left open, ``None``, matches anything for support but only ``None`` for conflict).
+  left open, ``None``, matches anything for support but only ``None`` for conflict);
+* ``soft`` - parts that must agree where both figures state them, for support and for
+  conflict alike.
 
 The rules per family:
 
@@ -18,18 +20,27 @@ The rules per family:
   KV cache, training cost, TTFT, ...) *and* a baseline ("than A100", "over TP16", "compared
   with DeepSeek 67B"); ``what`` = (metric words, baseline words, direction for percents).
   Derived checks do not depend on this.
-* ``parameters``: at least a million, not a number inside a model name ("DeepSeek 67B",
-  "MoE-16B"); ``what`` = (kind,) with kind total / activated / a named component (backbone,
-  MTP module, ...) or open. A document that gives one model several sizes of one kind
-  ("Llama3 (8B, 70B)") names variants: its figures may support but never conflict.
+* ``parameters``: one stated size of at least a million - not a range ("Qwen1.5 (0.5B -
+  110B)"), a threshold ("models larger than 67B"), one of a row of sizes (a table across
+  models), a citation year ("2024b"), a number inside a model name ("DeepSeek 67B",
+  "MoE-16B"), or a bare size other than the one the model's name carries ("Llama 3 8B and
+  70B"); ``what`` = (kind,) with kind total / activated / a named component (main model,
+  MTP module, backbone, ...) or open. A document that gives one model several sizes of one
+  kind ("Llama3 (8B, 70B)") names variants: its figures may support but never conflict.
 * ``tokens``: only context lengths and aggregate totals (training corpus, processed), with
   the same token kind; workload settings (input/output lengths, chunk and batch sizes, the
   claim's own ISL/OSL) are conditions, not claims to relate.
-* ``memory``/``bandwidth``/``compute``: only with the accelerator stated and named in the
-  sentence next to the figure (or as the only accelerator there), never for relative
-  amounts ("64GB more", "34GB free"); ``what`` = (kind, hardware) with kind device/host/
-  KV cache/weights memory, memory/interconnect/achieved bandwidth, achieved/peak compute
-  plus the number format and sparsity.
+* ``memory``/``bandwidth``/``compute``: only when the sentence states the figure of the
+  claim's accelerator ("The H200 has 141 GB", the only accelerator named, or "410 TFLOPS
+  ... on H800"); a figure that is part of a product's name ("A100-80GB", "H100 (80 GB)"
+  in a list) is a variant label, not a claim; relative amounts ("64GB more", "34GB free")
+  and one side of "8 TB/s vs 4.8 TB/s" are not comparable either. ``what`` = (kind, device
+  or aggregate, where, ...) with kind device/host/KV cache/weights memory, memory/
+  interconnect/achieved bandwidth, achieved/peak compute; a device figure holds for any
+  count of the device, an aggregate one for its count. An achieved figure (a kernel's
+  result) also needs whose result it is (technique, engine or model); FLOP/s are dense
+  unless the text says sparse, and a kernel's number format must agree only where both
+  state it (``soft``).
 
 Everything here is per claim, from the claim's own sentence, so it is computed once in
 ``prepare`` (the variant rule looks at the claim's document on the same subject, which
@@ -54,7 +65,6 @@ MIN_PARAMETERS = 1e6
 class Measure:
     comparable: bool = True
     what: tuple = ()
-    conflictable: bool = True    # False: may support but never conflict
     soft: tuple = ()             # parts that must agree where both state them, even to conflict
 
 

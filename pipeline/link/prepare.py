@@ -76,7 +76,7 @@ def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
         and c.osl is None else (c.concurrency, c.batch_size, c.isl, c.osl), lo=lo, hi=hi,
         active=c.stance not in INERT_STANCES, role=role, published=published or "",
         asserted_by=norm(c.asserted_by), qkey=quantity_key(c), bnd=bnd,
-        comparable=m.comparable, what=m.what, conflictable=m.comparable and m.conflictable,
+        comparable=m.comparable, what=m.what, conflictable=m.comparable,
         soft=m.soft,
     )
 

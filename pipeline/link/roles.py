@@ -36,7 +36,7 @@ _NAME = r"(?!(?:It|This|That|These|Those|The|He|She|They|We|I|You|There|Here|A|A
         r"[\w.\-]*[A-Z][\w.\-]*"
 _ATTRIBUTION = [re.compile(p) for p in (
     rf"\b[Aa]ccording to (?:the |an? )?{_NAME}",
-    rf"\b[Aa]ccording to (?:the |an? )?(?:company|firm|vendor|team|report|paper|post|"
+    r"\b[Aa]ccording to (?:the |an? )?(?:company|firm|vendor|team|report|paper|post|"
     r"announcement|press release|blog)\b",
     rf"\b{_NAME}(?:'s|’s)? (?:said|says|say|told|claims|claimed|stated|states|announced|"
     r"reports|reported|writes|wrote)\b",
