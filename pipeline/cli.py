@@ -10,6 +10,7 @@ import datetime as dt
 import decimal
 import json
 import os
+import re
 import sys
 import traceback
 from enum import Enum
@@ -45,8 +46,12 @@ def _err(message: str) -> None:
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Files or folders (walked recursively)."),
+    sources: Optional[list[str]] = typer.Argument(
+        None, metavar="PATH_OR_URL...",
+        help="Files, folders (walked recursively) and web addresses (pages, PDFs, RSS/Atom feeds)."),
     db: Optional[str] = DbOption,
+    urls_file: Optional[Path] = typer.Option(
+        None, "--urls", help="A file of web addresses, one a line (# starts a comment)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any file failed."),
     force: bool = typer.Option(False, "--force", help="Re-ingest unchanged files too."),
     workers: Optional[int] = typer.Option(
@@ -68,6 +73,13 @@ def ingest(
     max_inflate_mb: float = typer.Option(
         256, "--max-inflate-mb", min=0.001,
         help="Most data a PDF's compressed streams may expand to, in MB (decompression bombs)."),
+    allow_private: bool = typer.Option(
+        False, "--allow-private",
+        help="Fetch addresses on loopback, private and link-local networks (refused by default)."),
+    delay: float = typer.Option(1.0, "--delay", min=0,
+                                help="Seconds between two requests to one web host."),
+    http_timeout: float = typer.Option(30.0, "--http-timeout", min=0.05,
+                                       help="Seconds to wait for a web server to answer."),
     debug: bool = DebugOption,
 ) -> None:
     """Read documents into the database, extract their claims and link them."""
@@ -78,13 +90,19 @@ def ingest(
     if workers is None:
         workers = default_workers()
     configure(Limits.from_flags(max_file_mb, max_pdf_pages, max_inflate_mb))
+    paths, urls = _split_sources(sources or [], urls_file)
     missing = [str(p) for p in paths if not _lexists(p)]
     if missing:
         raise UserError(f"no such file or folder: {', '.join(missing)}")
+    web = None
+    if urls:
+        from pipeline.ingest.web import WebOptions
+
+        web = WebOptions(allow_private=allow_private, delay=delay, timeout=http_timeout)
     with Store.open(db) as store:
         with _Progress(enabled=not quiet) as bar:
             summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
-                                   follow_links=follow_links,
+                                   follow_links=follow_links, urls=urls, web=web,
                                    on_total=bar.start if bar.enabled else None,
                                    progress=bar.advance)
         link_failed = False
@@ -109,6 +127,28 @@ def ingest(
     print(summary.line())
     if link_failed or (strict and summary.errors):
         raise typer.Exit(1)
+
+
+def _split_sources(sources: list[str], urls_file: Path | None) -> tuple[list[Path], list[str]]:
+    """Paths and web addresses from the arguments and the --urls file, in order."""
+    from pipeline.ingest.web import is_address
+
+    paths = [Path(s) for s in sources if not is_address(s)]
+    urls = [s.strip() for s in sources if is_address(s)]
+    if urls_file is not None:
+        try:
+            text = urls_file.read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as exc:
+            raise UserError(f"cannot read the --urls file {urls_file}: "
+                            f"{exc.strerror or exc}") from None
+        for line in text.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                urls.append(re.split(r"\s#", line, maxsplit=1)[0].strip())
+    if not paths and not urls:
+        raise UserError("nothing to ingest: give files, folders or web addresses "
+                        "(or --urls FILE with one address a line)")
+    return paths, urls
 
 
 def _lexists(path: Path) -> bool:

@@ -25,6 +25,7 @@ from pipeline.ingest.manifest import MANIFEST_NAME
 from pipeline.ingest.sniff import by_extension, sniff
 
 DOCUMENT, MANIFEST, UNSUPPORTED, ERROR = "document", "manifest", "unsupported", "error"
+UNCHANGED = "unchanged"    # a web page the server says has not changed (HTTP 304)
 _SKIP_DIRS = {"__pycache__", "node_modules"}
 
 
@@ -35,7 +36,7 @@ class Found:
     path: Path     # as reached (absolute)
     root: Path     # the ingest root (see ingest_root); sources.csv applies from here down
     rel: str       # path relative to root, POSIX separators: Document.path
-    kind: str      # document | manifest | unsupported | error
+    kind: str      # document | manifest | unsupported | error | unchanged
     reason: str = ""   # for kind == error: what went wrong and what to do
 
 
