@@ -142,3 +142,17 @@ def test_subject_carries_from_the_section_heading():
     assert c.inherited and c.model == "Qwen2.5-32B" and c.hardware == "2 x L40S"
     other = by_surface(found, "75 tokens/s")
     assert other.model is None and other.hardware is None
+
+
+def test_accelerator_named_denominators_and_shared_denominators():
+    found = claims("It can reach 2.2k tokens/s (32-way EP) or ~2.0k tokens/s (96-way EP) per H200 GPU. "
+                   "vLLM hits 1.9k tok/s/H200.")
+    assert by_surface(found, "2.2k tokens/s").scope == "per_gpu"
+    assert by_surface(found, "2.0k tokens/s").scope == "per_gpu"
+    thr = by_surface(found, "1.9k tok/s/H200")
+    assert thr.scope == "per_gpu" and thr.engine == "vLLM"
+
+
+def test_memory_inside_a_product_name_is_not_a_claim():
+    found = claims("We ran on NVIDIA A100-80GB GPUs and an A10G (24GB). Each card holds 48 GB of memory.")
+    assert [c.surface for c in found if c.family == "memory"] == ["48 GB"]

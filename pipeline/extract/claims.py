@@ -293,6 +293,7 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
                     claim.model = src.model
         built[id(c)] = claim
     claims = sorted(built.values(), key=lambda c: (c.start, c.end))
+    ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     share_conditions(claims)
     out, seen = [], set()

@@ -34,7 +34,10 @@ _LOCAL_PATTERNS = [
     rf"\b{_MONTHS},?\s+'?\d{{2,4}}\b", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?",
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\bQ[1-4]\s?[/']?\s?\d{2,4}\b", r"\b\d{2}\.\d{4}\b",
     r"(?<![\d,.])\b(?:199\d|20[0-3]\d)s?\b(?![,.]\d)(?!\s*(?:tokens?|tok|ms|GB|MB|x\b|%|TPS|tps|requests?))", r"\b(?:FY|H[12])\s?\d{2,4}\b",
-    r"\b\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|UTC|PT|ET)?\b", r"\b\d+(?:\.\d+)?:\d+(?:\.\d+)?\b",
+    r"\b\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|UTC|PT|ET)?\b", r"\b(?:19|20)\d{2}[a-z]\b",
+    # memory written into a product name: "A100-80GB", "H100 SXM 80GB GPUs", "A100 (40GB)"
+    r"\b[A-Z]{1,3}\d{2,4}[A-Z]?(?:[- ](?:SXM\d?|PCIe|NVL|OAM))?(?:-|\s\(|\s)\d+\s?GB\)?(?=\s+(?:GPUs?|cards?|HBM)|\)|\b(?!\s+(?:of|memory|HBM)))",
+    r"\b\d+\s?GB\s+(?:GPUs?|cards?)\b", r"\b\d+(?:\.\d+)?:\d+(?:\.\d+)?\b",
     r"\b\d+[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b",
     # versions and identifiers
     r"\bv\.?\s?\d+(?:\.\d+)*\w*", r"\b\d+\.\d+\.\d+(?:\.\d+)*\b", r"\b(?:version|release|ver\.)\s+\d+(?:\.\d+)*",
@@ -112,6 +115,13 @@ def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
         index.setdefault(key, []).append((trig, kind, pat, name))
     for lst in index.values():
         lst.sort(key=lambda e: -len(e[2].pattern))
+    # Stems that may run straight into a suffix ("DeepSeekMoE", "DeepSeekV3", "Qwen"),
+    # keyed by their first three letters for the word-level lookup
+    stems: dict[str, list[str]] = {}
+    for key in index:
+        if len(key) >= 4:
+            stems.setdefault(key[:3], []).append(key)
+    index["\0stems"] = stems  # type: ignore[assignment]
     return index, fallback
 
 
@@ -181,6 +191,7 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
     if key not in _names_cache:
         _names_cache[key] = _names_index(vocab)
     index, fallback = _names_cache[key]
+    stems = index["\0stems"]
     out: list[Span] = []
     last_end = -1
     lower = ascii_lower(text) if lower is None else lower
@@ -196,6 +207,11 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
             ws += 1
             run = run[1:]
         bucket = index.get(run)
+        if not bucket and len(run) > 4:
+            for stem in stems.get(run[:3], ()):
+                if run.startswith(stem):
+                    bucket = index[stem]
+                    break
         if not bucket:
             continue
         best = None
@@ -239,7 +255,7 @@ def _may_be_masked(text: str, start: int, end: int) -> bool:
     follows a space and a lower-case word, and is followed by a space or punctuation, is
     inside no name, date or version."""
     prev = text[max(0, start - 24):start]
-    if prev[-1:] in ("-", "_", ".", "/", "#", "§", "v", "V", "=", "@", ":"):
+    if prev[-1:] in ("-", "_", ".", "/", "#", "§", "v", "V", "=", "@", ":", "("):
         return True
     token = _PREV_TOKEN_RE.search(prev).group(1)
     if token and (any(ch.isupper() or ch.isdigit() for ch in token) or token.lower() in ("v", "version", "release", "ver.", "sm")):

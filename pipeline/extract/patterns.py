@@ -92,3 +92,5 @@ NUMBER_WORD_RE = re.compile(r"(?i)\bthe\s+(?:number|digit|figure\s+of)\s*$")
 SHARED_FIELDS = (("statistic",), ("hardware", "accelerator", "hw_count"), ("model", "model_params"),
                   ("concurrency",), ("workload",))
 SIG_RE = re.compile(r"[1-9](?:[0-9,]*[1-9])?")
+# Between two coordinated figures: "(32-way EP) or ~", ", and up to".
+COORD_GAP_RE = re.compile(r"\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:or|and)\s+(?:up\s+to\s+|about\s+|~|nearly\s+)?")

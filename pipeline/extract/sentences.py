@@ -22,7 +22,8 @@ _ABBREV = {
     "sep", "sept", "oct", "nov", "dec", "v.s", "u.s", "st", "max", "min", "avg", "est",
 }
 # Sentence end: punctuation, optional closing quotes/brackets/emphasis, space, then a start.
-_END_RE = re.compile(r"[.!?][\"'”’)\]*_]*(?=\s+[\"'“‘(\[*_]*[A-Z0-9$#])")
+# A sentence may start with a mixed-case product name ("vLLM reached ...").
+_END_RE = re.compile(r"[.!?][\"'”’)\]*_]*(?=\s+[\"'“‘(\[*_]*(?:[A-Z0-9$#]|[a-z]+[A-Z]))")
 _BREAK_LINE_RE = re.compile(
     r"(?m)^(?:[ \t\r\f\v]*(?:\n|$)"
     r"|(?P<struct>[ \t]*(?:\||#{1,6}\s|[-*+•▪◦·o]\s|\d{1,2}[.)]\s|>\s|<[a-z]|\*\*[^*\n]+\*\*[ \t]*(?=\n|$)).*(?:\n|$)))"
