@@ -123,6 +123,7 @@ class Record:
         todo = [d for d in self.docs.values() if d.role == "unknown" and d.role_source is None]
         if not todo:
             return
+        from pipeline.link import DocMeta
         from pipeline.link.roles import infer_from_text
 
         by_doc: dict[str, list[Claim]] = defaultdict(list)
@@ -141,7 +142,9 @@ class Record:
             if text is None:
                 _, rows = store.query("SELECT text FROM documents WHERE id = ?", [d.id])
                 text = rows[0][0] if rows else ""
-            d.role, d.role_source = infer_from_text(text, claims), "inferred"
+            meta = DocMeta(id=d.id, path=d.path, published=d.published, publisher=d.publisher,
+                           title=d.title, author=d.author, url=d.url)
+            d.role, d.role_source = infer_from_text(text, claims, meta), "inferred"
 
     def _link_in_memory(self) -> None:
         from pipeline.link import DocMeta, link
