@@ -95,7 +95,7 @@ def ingest_bytes(data: bytes, rel_path: str, overrides: Overrides | None = None,
     fmt = fmt or detect(Path(rel_path), data[:8192])
     parsed = PARSERS[fmt](data)
     if not parsed.text.strip():
-        raise IngestError("no text in the file")
+        raise IngestError("no text in the file (only blank space)")
     doc = Document(
         id=content_id(data), path=rel_path, format=fmt, text=parsed.text,
         title=parsed.title, publisher=parsed.publisher, url=parsed.url,

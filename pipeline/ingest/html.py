@@ -248,7 +248,8 @@ def parse(data: bytes) -> Parsed:
         text = flat_text(html)
         info["extractor"] = "flat"
     if not text.strip():
-        raise IngestError("no text found in the HTML page")
+        raise IngestError("no text found in the HTML page (a script-only page? save the "
+                          "rendered page, or its PDF, and ingest that)")
     found = head_metadata(tree)
     extra = trafilatura_metadata(html)
     for key, value in extra.items():

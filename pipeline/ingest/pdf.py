@@ -237,7 +237,8 @@ def parse(data: bytes) -> Parsed:
             if _budget.exceeded:    # a decoder's refusal that pdfminer swallowed
                 raise InflateLimit()
     except PDFPasswordIncorrect:
-        raise IngestError("encrypted PDF: a password is needed") from None
+        raise IngestError("encrypted PDF: a password is needed (save a decrypted copy, "
+                          "e.g. qpdf --decrypt, and ingest that)") from None
     except IngestError:
         raise
     except (InflateLimit, RecursionError, MemoryError) as exc:
@@ -246,12 +247,14 @@ def parse(data: bytes) -> Parsed:
         if _budget.exceeded or isinstance(exc.__context__, InflateLimit):
             raise IngestError(_refusal(InflateLimit(), limits.max_inflate_bytes)) from None
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        raise IngestError(f"unreadable PDF ({type(exc).__name__}{': ' + detail if detail else ''})") from None
+        raise IngestError(f"unreadable PDF ({type(exc).__name__}{': ' + detail[:120] if detail else ''}): "
+                          "damaged or cut short? fetch or export it again") from None
     if not pages:
         raise IngestError("PDF has no pages")
     text = PAGE_SEPARATOR.join(parts)
     if not text.strip():
-        raise IngestError(f"PDF has no extractable text in {len(pages)} pages (scanned images?)")
+        raise IngestError(f"PDF has no extractable text in {len(pages)} pages (scanned images? "
+                          "run OCR on it, e.g. ocrmypdf, and ingest the result)")
     meta: dict[str, Any] = {"n_pages": len(pages)}
     for key in ("Producer", "Creator", "Subject", "Keywords", "CreationDate", "ModDate"):
         value = _info_value(info.get(key))

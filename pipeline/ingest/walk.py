@@ -81,7 +81,8 @@ class _Walker:
         return path.relative_to(self.root).as_posix()
 
     def error(self, path: Path, reason: str) -> None:
-        self.out.append(Found(path, self.root, self.rel(path), ERROR, reason))
+        rel = self.rel(path)
+        self.out.append(Found(path, self.root, str(path) if rel == "." else rel, ERROR, reason))
 
     def run(self) -> list[Found]:
         try:
