@@ -276,7 +276,11 @@ def test_dns_failure(monkeypatch):
 
 
 def _self_signed(tmp_path: Path) -> tuple[Path, Path]:
-    x509 = pytest.importorskip("cryptography.x509")
+    """A certificate for 127.0.0.1 signed by itself: cryptography if installed, else openssl."""
+    try:
+        from cryptography import x509
+    except ImportError:
+        return _self_signed_openssl(tmp_path)
     import datetime as dt
     import ipaddress
 
@@ -301,6 +305,19 @@ def _self_signed(tmp_path: Path) -> tuple[Path, Path]:
     return cert_file, key_file
 
 
+def _self_signed_openssl(tmp_path: Path) -> tuple[Path, Path]:
+    import shutil
+    import subprocess
+
+    if not shutil.which("openssl"):
+        pytest.skip("neither cryptography nor openssl to make a certificate")
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key_file), "-out", str(cert_file)], check=True, capture_output=True)
+    return cert_file, key_file
+
+
 def test_tls_failure_is_reported(tmp_path):
     cert, key = _self_signed(tmp_path)
     site, server = serve()
@@ -313,3 +330,18 @@ def test_tls_failure_is_reported(tmp_path):
                 f.get(f"https://127.0.0.1:{site.port}/article")
     finally:
         server.shutdown()
+
+
+ROUTES = ["/article", "/report.pdf", "/feed.xml", "/atom", "/chain/1", "/loop/a", "/slow",
+          "/dribble", "/huge", "/huge-chunked", "/gzip-bomb", "/missing", "/flaky", "/limited",
+          "/down", "/image.png", "/private/secret", "/mislabeled", "/notes.md"]
+
+
+def test_every_case_is_refused_without_allow_private(fresh, tmp_path):
+    db = tmp_path / "db.duckdb"
+    summary = ingest(db, [fresh.base + r for r in ROUTES], allow_private=False)
+    assert (summary.files, summary.errors, summary.new) == (len(ROUTES), len(ROUTES), 0)
+    assert fresh.hits == []
+    reasons = {r for (r,) in rows(db, "SELECT DISTINCT reason FROM ingest_errors")}
+    assert reasons == {"127.0.0.1 is a loopback address: not fetched "
+                       "(use --allow-private to fetch private addresses)"}
