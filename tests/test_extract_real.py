@@ -80,3 +80,21 @@ def test_arbitrary_unicode(text):
     doc = Document(id="u", path="u.txt", format="text", text=text)
     for c in extract_claims(doc):
         check_claim(doc, c)
+
+
+def test_an_endless_line_of_figures_is_read_in_bounded_pieces():
+    """A scraped page that is one line of figures: every figure is found, and no sentence
+    or paragraph grows past its bound (context is read per sentence and paragraph)."""
+    from pipeline.extract.sentences import MAX_PARAGRAPH, MAX_SENTENCE
+
+    parts = [f"{100 + i} tokens/s per user on H100 at {i % 90 + 1}% and {i % 7 + 2}.5x" for i in range(400)]
+    text = ", ".join(parts)
+    doc = Document(id="long", path="long.txt", format="text", text=text)
+    found = extract_claims(doc)
+    assert len(found) == 3 * len(parts)
+    for c in found:
+        check_claim(doc, c)
+        assert c.sentence_end - c.sentence_start <= MAX_SENTENCE
+    assert {c.family for c in found} == {"token_throughput", "percent", "ratio"}
+    assert all(c.scope == "per_user" for c in found if c.family == "token_throughput")
+    assert MAX_PARAGRAPH > MAX_SENTENCE

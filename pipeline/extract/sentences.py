@@ -63,6 +63,31 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
+# Bounds on what counts as one sentence or paragraph. Context is read sentence- and
+# paragraph-wide, so a page that is one endless line of figures (scraped tables, dumps)
+# would make that quadratic; real sentences and paragraphs are far shorter than these.
+MAX_SENTENCE = 600
+MAX_PARAGRAPH = 4000
+_CLAUSE_CUT_RE = re.compile(r"[;,|]\s")
+_WORD_GAP_RE = re.compile(r"(?<=[A-Za-z)])\s+(?=[A-Za-z(])")
+
+
+def _add_sentence(text: str, start: int, end: int, sents: list[tuple[int, int]]) -> None:
+    """Append the trimmed sentence, cut at clause breaks into pieces of at most
+    MAX_SENTENCE characters when it runs longer."""
+    s, e = _trim(text, start, end)
+    while e - s > MAX_SENTENCE:
+        half = s + MAX_SENTENCE // 2
+        m = _CLAUSE_CUT_RE.search(text, half, s + MAX_SENTENCE) or _WORD_GAP_RE.search(text, half, s + MAX_SENTENCE)
+        cut = m.end() if m else s + MAX_SENTENCE
+        a, b = _trim(text, s, cut)
+        if a < b:
+            sents.append((a, b))
+        s, e = _trim(text, cut, e)
+    if s < e:
+        sents.append((s, e))
+
+
 def _split_at(paras: list[tuple[int, int]], breaks: list[int]) -> list[tuple[int, int]]:
     """Cut paragraphs at page boundaries: a paragraph never runs across two PDF pages."""
     out = []
@@ -100,7 +125,7 @@ def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
         ps, pe = _trim(text, ps, pe)
         if ps >= pe:
             continue
-        para_out.append((ps, pe))
+        first = len(sents)
         start = ps
         for m in _END_RE.finditer(text, ps, pe):
             word = _LAST_WORD_RE.search(text[max(ps, m.start() - 12): m.start() + 1])
@@ -108,13 +133,16 @@ def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
                 continue
             # "2.5" never reaches here (no space after the point); "No. 3" is an abbreviation.
             end = m.end()
-            s2, e2 = _trim(text, start, end)
-            if s2 < e2:
-                sents.append((s2, e2))
+            _add_sentence(text, start, end, sents)
             start = end
-        s2, e2 = _trim(text, start, pe)
-        if s2 < e2:
-            sents.append((s2, e2))
+        _add_sentence(text, start, pe, sents)
+        # a paragraph longer than MAX_PARAGRAPH is cut at sentence ends into several
+        cut = ps
+        for s2, e2 in sents[first:]:
+            if e2 - cut > MAX_PARAGRAPH and s2 > cut:
+                para_out.append(_trim(text, cut, s2))
+                cut = s2
+        para_out.append((cut, pe))
     return Segments(
         [s for s, _ in sents], [e for _, e in sents], [s for s, _ in para_out], [e for _, e in para_out]
     )
