@@ -283,7 +283,7 @@ class NumberMasks:
         text = self.text
         if not _may_be_masked(text, start, end):
             return False
-        lo = max(0, start - 40)
+        lo = max(0, start - 28)  # the longest mask that reaches a number starts this far back
         hi = min(len(text), end + 40)
         # a region covering the number starts where a token starts: try only those places
         for t in _TOKEN_START_RE.finditer(text, lo, start + 1):
@@ -291,7 +291,9 @@ class NumberMasks:
             if m and m.end() > start:
                 return True
         names = self.names_at(start) if self.names_at else find_names(text, self.vocab, max(0, start - 40), min(len(text), end + 12))
-        for n in names:
-            if n.kind in _NAME_KINDS_MASKED and n.start <= start < n.end:
+        for n in names:  # in text order: stop at the first name past the number
+            if n.start > start:
+                break
+            if n.kind in _NAME_KINDS_MASKED and start < n.end:
                 return True
         return False

@@ -73,22 +73,22 @@ def _precision(digits: str) -> float:
 
 
 def parse_match(m) -> Number | None:
-    if m.group("digits"):
-        digits = m.group("digits")
+    digits, scale_text = m.group("digits", "scale")
+    if digits:
         try:
-            base = float(digits.replace(",", ""))
+            base = float(digits.replace(",", "") if "," in digits else digits)
         except ValueError:
             return None
-        scale_text = (m.group("scale") or "").strip(" -")
-        scale = SCALE_WORDS.get(scale_text.lower(), 1.0) if scale_text else 1.0
+        if scale_text:
+            scale_text = scale_text.strip(" -")
+            scale = SCALE_WORDS.get(scale_text.lower(), 1.0)
+        else:
+            scale_text, scale = "", 1.0
         value = base * scale
         if not math.isfinite(value):
             return None
-        return Number(
-            start=m.start(), end=m.end(), text=m.group(0), value=value,
-            precision=_precision(digits) * scale, scale=scale, scale_text=scale_text,
-            has_suffix_letter=len(scale_text) == 1,
-        )
+        return Number(m.start(), m.end(), m.group(0), value, _precision(digits) * scale,
+                      False, scale, scale_text, len(scale_text) == 1)
     word = m.group("word").lower()  # only NUMBER_RE has this group
     base = _SMALL.get(word)
     if base is None:

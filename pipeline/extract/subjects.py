@@ -83,9 +83,13 @@ class SubjectFinder:
         return None
 
     def _names_other_subject(self, s_start: int, s_end: int) -> bool:
-        if self._names_in("engine", s_start, s_end):
-            return True
-        return bool(CAMEL_RE.search(self.text, s_start, s_end))
+        """Does the sentence name an engine or another product or source (CamelCase)?"""
+        key = ("other", s_start, s_end)
+        hit = self._names_in_cache.get(key)
+        if hit is None:
+            hit = self._names_in_cache[key] = bool(
+                self._names_in("engine", s_start, s_end) or CAMEL_RE.search(self.text, s_start, s_end))
+        return hit
 
     def _not_baseline(self, hits: list, c: "Cand | None") -> list:
         """For a ratio or percent, what follows "than", "over", "vs" is the baseline it is
