@@ -103,7 +103,9 @@ def parse_match(m) -> Number | None:
 
 # The same grammar split in two so that neither scan pays for the other: digits (one
 # compiled scan), and spelled numbers looked up word by word in a dictionary.
-_DIGIT_NUM_RE = re.compile(rf"(?<![\w.,/])(?P<digits>{_DIGITS})(?P<scale>{_SCALE}|{_SUFFIX})?(?!\.[0-9])(?![0-9])", re.I)
+_DIGIT_NUM_RE = re.compile(rf"(?P<digits>{_DIGITS})(?P<scale>{_SCALE}|{_SUFFIX})?(?!\.[0-9])(?![0-9])", re.I)
+_DIGIT_RUN_RE = re.compile(r"[0-9]+")
+_GLUED_BEFORE = frozenset("_.,/")  # "v0.6", "1,2", "a/b3": the number is part of something
 _SPELLED_FIRST = {w.split()[0] for w in _SMALL}
 
 
@@ -117,7 +119,10 @@ def ascii_lower(text: str) -> str:
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
-_SPELLED_RE = re.compile(r"\b(?:" + "|".join(sorted(_SPELLED_FIRST, key=len, reverse=True)) + r")\b")
+# "a" only as "a hundred" / "a thousand": alone it is the commonest word in English
+_SPELLED_RE = re.compile(
+    r"\b(?:a\s+(?:hundred|thousand)|" + "|".join(sorted(_SPELLED_FIRST - {"a"}, key=len, reverse=True)) + r")\b"
+)
 
 
 def find_numbers(text: str, start: int = 0, end: int | None = None, lower: str | None = None,
@@ -128,9 +133,21 @@ def find_numbers(text: str, start: int = 0, end: int | None = None, lower: str |
     end = len(text) if end is None else end
     lower = ascii_lower(text) if lower is None else lower
     out = []
-    for m in _DIGIT_NUM_RE.finditer(text, start, end):
-        if skip is not None and skip(m.start(), m.end()):
+    # Runs of digits are found first (a plain scan); the full grammar is tried only where a
+    # run starts outside a word or a longer number.
+    pos = start
+    for r in _DIGIT_RUN_RE.finditer(text, start, end):
+        s = r.start()
+        if s < pos:
             continue
+        if s > start and text[s - 1] == "." and (s < 2 or not text[s - 2].isalnum()):
+            s -= 1  # ".5"
+        if s > 0 and (text[s - 1] in _GLUED_BEFORE or text[s - 1].isalnum()):
+            continue
+        m = _DIGIT_NUM_RE.match(text, s, end)
+        if m is None or (skip is not None and skip(m.start(), m.end())):
+            continue
+        pos = m.end()
         n = parse_match(m)
         if n is not None:
             out.append(n)
