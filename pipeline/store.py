@@ -345,10 +345,15 @@ class Store:
             except OSError as exc:
                 raise StoreError(f"cannot create {db.parent}: {exc.strerror}") from None
         config = dict(SANDBOX_CONFIG) if (sandbox and read_only) else {}
+        lock = config.pop("lock_configuration", False)
         try:
             con = duckdb.connect(str(db), read_only=read_only, config=config)
         except duckdb.Error as exc:
             raise StoreError(_open_error(db, exc, read_only)) from None
+        # no progress bar of DuckDB's own in the middle of the command's output
+        con.execute("SET enable_progress_bar = false")
+        if lock:
+            con.execute("SET lock_configuration = true")
         store = cls(con, db, read_only)
         if not read_only:
             store.apply_schema()

@@ -158,3 +158,14 @@ def test_cli_timeout_records_the_file_and_exits_cleanly(tmp_path):
     assert "3 files: 2 new, 0 skipped (unchanged), 0 replaced, 1 errors" in proc.stdout
     with Store.open(db, read_only=True) as store:
         assert list(_errors(store)) == ["stuck.md"]
+
+
+def test_cli_workers_default_and_in_process(tmp_path, run_cli):
+    folder = _corpus(tmp_path / "c", ["a.md", "b.md", "c.md"])
+    help_text = run_cli("ingest", "--help", cwd=tmp_path, check=True).stdout
+    assert "--workers" in help_text and "--timeout" in help_text
+    for workers in ([], ["--workers", "0"], ["--workers", "3"]):
+        db = tmp_path / f"w{len(workers)}{''.join(workers)}.duckdb"
+        proc = run_cli("ingest", str(folder), "--db", str(db), "-q", *workers, cwd=tmp_path,
+                       check=True)
+        assert "3 files: 3 new" in proc.stdout
