@@ -328,17 +328,28 @@ def export(
     _State.debug = _State.debug or debug
     if fmt is ExportFormat.parquet and output is None:
         raise UserError("parquet is binary: give a file with -o FILE")
+    if output is not None and output.is_dir():
+        raise UserError(f"{output} is a folder; -o takes a file name")
+    if output is not None and not output.parent.is_dir():
+        raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
     with Store.open(db, read_only=True, sandbox=True) as store:
         if fmt is ExportFormat.parquet:
             import pyarrow.parquet as pq
 
-            pq.write_table(store.arrow(EXPORT_SQL[kind]), str(output))
+            table = store.arrow(EXPORT_SQL[kind])
+            try:
+                pq.write_table(table, str(output))
+            except OSError as exc:
+                raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
             return
         cur = store.cursor_for(EXPORT_SQL[kind])
         columns = [d[0] for d in cur.description]
         json_cols = {i for i, d in enumerate(cur.description) if str(d[1]).upper() == "JSON"}
         rows = _batches(cur)
-        fh = output.open("w", encoding="utf-8", newline="") if output else sys.stdout
+        try:
+            fh = output.open("w", encoding="utf-8", newline="") if output else sys.stdout
+        except OSError as exc:
+            raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
         try:
             if fmt is ExportFormat.csv:
                 _write_csv(fh, columns, rows)
@@ -476,6 +487,8 @@ def main(argv: list[str] | None = None) -> None:
         # Without standalone mode click returns a command's Exit code instead of exiting.
         code = app(args=argv, standalone_mode=False)
         if isinstance(code, int) and code:
+            if code == 130:     # click turned Ctrl-C into an exit code
+                _err("interrupted")
             sys.exit(code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

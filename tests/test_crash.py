@@ -211,3 +211,32 @@ def test_sigkill_during_a_relink_keeps_the_old_links(tmp_path, reference):
     assert _cli("ingest", str(corpus), "--db", str(db), "-q", cwd=tmp_path).returncode == 0
     _kill_when_paused(["link", "--db", str(db), "-q"], "link", tmp_path)
     assert _snapshot(db) == reference
+
+
+def test_ctrl_c_mid_batch_stops_cleanly(tmp_path, reference):
+    """SIGINT (Ctrl-C) while a batch is being written: one line, exit 130, the batch
+    rolled back, no worker left behind, and the same command completes the rest."""
+    corpus = _corpus(tmp_path / "corpus")
+    db = tmp_path / "w.duckdb"
+    args = ["ingest", str(corpus), "--db", str(db), "--workers", "2", "-q"]
+    env = {**os.environ, "STOP_AT": "batch:2"}
+    env.pop("CLAIMS_DB", None)
+    proc = subprocess.Popen([sys.executable, "-c", PAUSING_INGEST, *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if line.strip() == "paused":
+            break
+    workers = _children(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == ["error: interrupted"]
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{w}").exists() and "Z" not in _state(w) for w in workers):
+        assert time.monotonic() < deadline, f"workers {workers} outlived the interrupted ingest"
+        time.sleep(0.1)
+    after = _snapshot(db)
+    assert len(after["documents"]) == 5 and after["orphans"] == 0     # the first batch only
+    proc = _cli(*args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert _snapshot(db) == reference
