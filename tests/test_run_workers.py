@@ -169,3 +169,32 @@ def test_cli_workers_default_and_in_process(tmp_path, run_cli):
         proc = run_cli("ingest", str(folder), "--db", str(db), "-q", *workers, cwd=tmp_path,
                        check=True)
         assert "3 files: 3 new" in proc.stdout
+
+
+def test_files_stream_through(tmp_path, monkeypatch):
+    """Memory stays bounded: the walk is read as it goes (the first batch is written long
+    before the last file is found) and no batch holds more than FLUSH_DOCS files."""
+    folder = _corpus(tmp_path / "c", [f"p{i:03d}.md" for i in range(400)])
+    walked = [0]
+    real_walk = run.walk
+
+    def counting_walk(*args, **kwargs):
+        for found in real_walk(*args, **kwargs):
+            walked[0] += 1
+            yield found
+
+    batches = []
+    original = Store.write_many
+
+    def recording(self, items, **kw):
+        if items:
+            batches.append((len(items), walked[0]))
+        return original(self, items, **kw)
+
+    monkeypatch.setattr(run, "walk", counting_walk)
+    monkeypatch.setattr(run, "FLUSH_DOCS", 25)
+    monkeypatch.setattr(Store, "write_many", recording)
+    with Store.open(tmp_path / "w.duckdb") as store:
+        assert ingest_paths([folder], store, workers=2, extract=_one_claim).new == 400
+    assert max(n for n, _ in batches) <= 25
+    assert batches[0][1] <= run.PLAN_CHUNK + 25      # written while the walk was still going
