@@ -46,7 +46,7 @@ def busy_db(tmp_path):
     _write_corpus(tmp_path / "corpus", 40)
     db = tmp_path / "busy.duckdb"
     proc = subprocess.Popen([sys.executable, "-c", SLOW_INGEST, "ingest", str(tmp_path / "corpus"),
-                             "--db", str(db), "--workers", "1", "-q"],
+                             "--db", str(db), "--workers", "1", "-q"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "parsing", proc.stderr.read()
@@ -101,7 +101,7 @@ def test_the_ingest_finishes_and_then_readers_work(tmp_path):
     _write_corpus(tmp_path / "corpus", 6)
     db = tmp_path / "done.duckdb"
     first = subprocess.Popen([sys.executable, "-c", SLOW_INGEST, "ingest", str(tmp_path / "corpus"),
-                              "--db", str(db), "--workers", "1", "-q"],
+                              "--db", str(db), "--workers", "1", "-q"], cwd=tmp_path,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert first.stdout.readline().strip() == "parsing"
     proc, _ = _run("sql", "SELECT 1", "--db", str(db), cwd=tmp_path)

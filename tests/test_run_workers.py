@@ -150,7 +150,7 @@ def test_cli_timeout_records_the_file_and_exits_cleanly(tmp_path):
     started = time.monotonic()
     proc = subprocess.run([sys.executable, "-c", SPINNING_PARSER, "ingest", str(folder), "--db",
                            str(db), "--timeout", "1", "--workers", "2", "-q"],
-                          capture_output=True, text=True, timeout=120)
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert time.monotonic() - started < 60
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip().splitlines() == [
