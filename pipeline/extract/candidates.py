@@ -53,7 +53,8 @@ class Cand:
     index: int = 0                  # position among the document's candidates
 
 
-def _apply_unit(c: Cand, hit: UnitHit) -> None:
+def _take_unit(c: Cand, hit: UnitHit) -> None:
+    """Give the candidate a unit's family and canonical unit, its values scaled to it."""
     e = hit.entry
     c.family, c.unit, c.unit_text = e.family, e.unit, hit.unit_text
     c.value *= e.factor
@@ -61,9 +62,14 @@ def _apply_unit(c: Cand, hit: UnitHit) -> None:
     c.high = c.high * e.factor if c.high is not None else None
     c.precision *= e.factor
     c.token_kind = e.token_kind or c.token_kind
-    c.phase = e.phase or c.phase
     if hit.scope:
         c.scope, c.explicit_scope = hit.scope, True
+
+
+def _apply_unit(c: Cand, hit: UnitHit) -> None:
+    """A unit written after the number: the figure's words now end where the unit does."""
+    _take_unit(c, hit)
+    c.phase = hit.entry.phase or c.phase
     c.end = hit.end
     c.after_unit = max(hit.end, hit.scope_end or 0)
 
@@ -267,15 +273,7 @@ class CandidateFinder:
             hit = UnitHit(end=c.end, unit_text="", entry=UnitEntry("count", "tokens"))
         if hit is None:
             return None
-        e = hit.entry
-        c.family, c.unit, c.unit_text = e.family, e.unit, hit.unit_text
-        c.value *= e.factor
-        c.low = c.low * e.factor if c.low is not None else None
-        c.high = c.high * e.factor if c.high is not None else None
-        c.precision *= e.factor
-        c.token_kind = e.token_kind
-        if hit.scope:
-            c.scope, c.explicit_scope = hit.scope, True
+        _take_unit(c, hit)  # the header's unit: the cell's own span stays as it is
         c.implied = True
         c.table = (table, row, cl)
         return c

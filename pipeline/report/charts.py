@@ -101,7 +101,6 @@ def per_user_bars(record: Record) -> Chart | None:
     fig, ax = plt.subplots(figsize=(8.6, h))
     labels = []
     for i, c in enumerate(prim):
-        d = record.doc(c)
         size = record.params_of(c)
         sys_ = _system(c) + (f" ({fmt_number(size[0], 'count')})" if size else "")
         labels.append(f"{_cut(sys_, 64)} — {_src(record, c)}")

@@ -6,7 +6,7 @@ from importlib.resources import files
 from string import Template
 
 from pipeline.report.gather import Fig, ReportData, scope_label
-from pipeline.report.words import describe
+from pipeline.report.words import describe, trimmed_quote
 
 VERDICT_CLASS = {"supported": "v-supported", "contradicted": "v-contradicted",
                  "unproven": "v-unproven", "ambiguous": "v-ambiguous"}
@@ -21,12 +21,7 @@ def e(text) -> str:
 
 
 def quote(f: Fig, width: int = 420) -> str:
-    before, fig, after = f.quote
-    before, after = " ".join(before.split()), " ".join(after.split())
-    if len(before) > width // 2:
-        before = "…" + before[-width // 2:]
-    if len(after) > width // 2:
-        after = after[:width // 2] + "…"
+    before, fig, after = trimmed_quote(f.quote, width)
     return (f'<blockquote class="quote">{e(before)} <mark>{e(fig)}</mark> {e(after)}'
             f'</blockquote>')
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from pipeline.report.gather import Fig, ReportData, scope_label
-from pipeline.report.words import describe
+from pipeline.report.words import describe, trimmed_quote
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 
@@ -14,12 +14,7 @@ def esc(text: str | None) -> str:
 
 
 def quote(f: Fig, width: int = 400) -> str:
-    before, fig, after = f.quote
-    before, after = " ".join(before.split()), " ".join(after.split())
-    if len(before) > width // 2:
-        before = "…" + before[-width // 2:]
-    if len(after) > width // 2:
-        after = after[:width // 2] + "…"
+    before, fig, after = trimmed_quote(f.quote, width)
     return f"{esc(before)} **{esc(fig)}** {esc(after)}".strip()
 
 
@@ -71,7 +66,7 @@ def render(data: ReportData) -> str:
         if view.sourced:
             out += ["", "Figures a primary document contains:", ""]
             for f in view.sourced:
-                out.append(f"- **SUPPORTED** · " + fig_line(f, False)
+                out.append("- **SUPPORTED** · " + fig_line(f, False)
                            + f"\n  {esc(f.verdict.explanation)}")
         out.append("")
 

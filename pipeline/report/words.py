@@ -184,3 +184,15 @@ def hw_key(c: Claim) -> tuple[int | None, str] | None:
     """(count, accelerator); '72 x GB300 (GB300 NVL72)' is read without its parenthesis."""
     hw = re.sub(r"\s*\(.*\)\s*$", "", c.hardware) if c.hardware else c.hardware
     return hardware_key(hw or None, c.hw_count, c.accelerator)
+
+
+def trimmed_quote(quote: tuple[str, str, str], width: int) -> tuple[str, str, str]:
+    """(before, figure, after) of a quoted sentence, white space folded and each side cut
+    to half of ``width`` around the figure."""
+    before, fig, after = quote
+    before, after = " ".join(before.split()), " ".join(after.split())
+    if len(before) > width // 2:
+        before = "…" + before[-width // 2:]
+    if len(after) > width // 2:
+        after = after[:width // 2] + "…"
+    return before, fig, after
