@@ -34,7 +34,7 @@ from pipeline.link.keys import basis_key, engine_key, model_key, norm, scope_key
 from pipeline.model import Claim, Document
 from pipeline.report.record import Record
 from pipeline.report.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, conditions, describe,
-                                   figure_text, fmt_number, fmt_value, money_label,
+                                   figure_text, fmt_number, money_label,
                                    value_words, hw_key,
                                    params_text, price_basis, scope_words)
 
@@ -466,7 +466,7 @@ class Checker:
         if len(scopes) > 1:
             for c in settling:
                 ev.append(("partial", c, f"same number, {scope_words(c.claim.scope)}"))
-            text = (f"The claim names no denominator, and its value appears "
+            text = ("The claim names no denominator, and its value appears "
                     + _and([f"{SCOPE_NOUNS.get(s, s)} in {self._src(c.claim)}" for s in scopes
                             for c in settling if c.claim.scope == s][:4])
                     + ", so no single figure settles it.")
