@@ -74,13 +74,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         claim.comparator = comparator(lead, text[c.num.end:c.num.end + 20] if c.high is None else text[c.end:c.end + 20])
         if c.unit_text.endswith("+") or text[c.end:c.end + 1] == "+":
             claim.comparator = ">="
-        # the clause the figure owns: from the previous figure to the next one
-        win_start = max(s_start, c.start - 80)
-        win_end = min(s_end, c.after_unit + 60)
         if c.table is not None:
             self._table_conditions(claim, c)
         else:
-            self._sentence_conditions(claim, c, s_start, s_end, p_start, win_start, win_end)
+            self._sentence_conditions(claim, c, s_start, s_end, p_start)
         cues = self._cue_cache.get(s_start)
         if cues is None:
             cues = self._cue_cache[s_start] = has_cues(text[s_start:s_end])
@@ -103,7 +100,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         hit = cond.nearest(hits, c.start, c.after_unit)
         return hit[2] if hit else None
 
-    def _sentence_conditions(self, claim: Claim, c: Cand, s_start: int, s_end: int, p_start: int, win_start: int, win_end: int) -> None:
+    def _sentence_conditions(self, claim: Claim, c: Cand, s_start: int, s_end: int, p_start: int) -> None:
         text, v = self.text, self.v
         # scope: the unit's own denominator, then the clause around the figure
         if not claim.scope and claim.family in ("token_throughput", "request_throughput", "money", "tokens"):
@@ -139,9 +136,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 claim.inherited = True
         if hw is not None:
             claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
-        claim.engine = self._named(v.engines, "engine", s_start, s_end, c)
-        claim.dtype = self._named(v.dtypes, "dtype", s_start, s_end, c)
-        claim.technique = self._named(v.techniques, "technique", s_start, s_end, c)
+        claim.engine = self._named("engine", s_start, s_end, c)
+        claim.dtype = self._named("dtype", s_start, s_end, c)
+        claim.technique = self._named("technique", s_start, s_end, c)
         setting = self._sent_cache.get(s_start)
         if setting is None:
             setting = self._sent_cache[s_start] = (
@@ -158,7 +155,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if not claim.token_kind and claim.family in ("token_throughput", "tokens"):
             claim.token_kind = self._token_kind(c, s_start, s_end)
 
-    def _named(self, pat, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
+    def _named(self, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
         hits = self._before_next(self._names_in(kind, s_start, s_end), c)
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None

@@ -7,7 +7,6 @@ nearest the figure, because one sentence often names two systems side by side.
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 
 import re
@@ -15,7 +14,7 @@ import re
 
 from pipeline.extract.masks import Span
 from pipeline.extract.numbers import _SMALL
-from pipeline.vocab.loader import NamedPatterns, Vocab
+from pipeline.vocab.loader import Vocab
 
 # Patterns used inside functions, compiled once.
 _SPACES_RE = re.compile(r"\s+")
@@ -126,21 +125,8 @@ def nearest(items: list, pos: int, end: int, own: tuple[int, int] | None = None)
     return best
 
 
-def names_in(names: list[Span], starts: list[int], kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
-    i = bisect.bisect_left(starts, start)
-    out = []
-    while i < len(names) and names[i].start < end:
-        n = names[i]
-        if n.kind == kind and n.end <= end:
-            out.append((n.start, n.end, n.name))
-        i += 1
-    return out
 
 
-def named_near(pat: NamedPatterns, text: str, start: int, end: int, pos: int, fig_end: int) -> str | None:
-    hits = [(s, e, name) for s, e, name in pat.finditer(text, start, end)]
-    hit = nearest(hits, pos, fig_end)
-    return hit[2] if hit else None
 
 
 def parallelism(text: str, start: int, end: int) -> str | None:

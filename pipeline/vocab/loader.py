@@ -94,7 +94,6 @@ class Vocab:
     unit_entries: list[UnitEntry]
     accelerators: NamedPatterns
     systems: list[tuple[re.Pattern[str], str, int]]
-    system_pattern: re.Pattern[str]
     model_families: list[str]
     model_variants: list[str]
     model_aliases: dict[str, str]           # lower-case spelling -> canonical
@@ -141,9 +140,6 @@ def load(extra_dir: str | None = None) -> Vocab:
     systems = []
     for s in hw.get("system", []):
         systems.append((re.compile(rf"(?<![\w-]){s['pattern']}(?![\w])", re.I), s["accelerator"], int(s["count"])))
-    system_pattern = re.compile(
-        "|".join(rf"(?:{s['pattern']})" for s in hw.get("system", [])) or "(?!)", re.I
-    )
 
     models = raw["models"]
     aliases: dict[str, str] = {}
@@ -163,7 +159,6 @@ def load(extra_dir: str | None = None) -> Vocab:
         unit_entries=entries,
         accelerators=_named({k: [p + "s?" for p in v] for k, v in hw.get("accelerators", {}).items()}, flags=0),
         systems=systems,
-        system_pattern=system_pattern,
         model_families=list(models.get("families", [])),
         model_variants=list(models.get("variant_words", [])),
         model_aliases=aliases,
