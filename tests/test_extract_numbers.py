@@ -65,6 +65,9 @@ def test_ranges_keep_both_ends(text, low, high):
     ("It delivers under 500 tokens/s per user.", "<"),
     ("It delivers roughly 500 tokens/s per user.", "~"),
     ("It delivers 500 tokens/s per user.", "="),
+    ("Roughly 500 tokens/s per user.", "~"),          # comparators are read case-blind
+    ("It delivers UP TO 500 tokens/s per user.", "<="),
+    ("It delivers No Less Than 500 tokens/s per user.", ">="),
 ])
 def test_comparators(text, comp):
     assert one(text).comparator == comp

@@ -7,11 +7,13 @@ those regions once per document so the claim builder can skip any number inside 
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass
 
 
 from pipeline.extract.numbers import ascii_lower
+from pipeline.extract.trie import alternation
 from pipeline.vocab.loader import Vocab
 
 _MONTHS = (
@@ -122,7 +124,20 @@ def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
         if len(key) >= 4:
             stems.setdefault(key[:3], []).append(key)
     index["\0stems"] = stems  # type: ignore[assignment]
-    return index, fallback
+    return index, fallback, _trigger_scan(index)
+
+
+def _trigger_scan(index: dict[str, list]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """One compiled scan for the words a name can start at, so the text's other words
+    cost nothing in Python: a word that is a key of ``index`` ("h", "llama") or runs on
+    from a stem ("deepseekv"), after a character that is not part of a word or glued to
+    a count by an x ("8xh100"); and the same keys alone, for a name at the text's start.
+    They find a superset of those places; ``find_names`` then looks each one up exactly."""
+    stems = {s for lst in index["\0stems"].values() for s in lst}
+    body = alternation({k: None if k in stems else "(?![a-z])" for k in index if not k.startswith("\0")})
+    # The character before the word leads the pattern: ``re`` skips ahead over a leading
+    # character class in C, where a look-behind would be tried at every position.
+    return re.compile(r"[\W\d](x)?" + body), re.compile(body)
 
 
 def _split_top(pattern: str) -> list[str]:
@@ -190,22 +205,27 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
     key = id(vocab)
     if key not in _names_cache:
         _names_cache[key] = _names_index(vocab)
-    index, fallback = _names_cache[key]
+    index, fallback, (scan, scan_first) = _names_cache[key]
     stems = index["\0stems"]
     out: list[Span] = []
     last_end = -1
     lower = ascii_lower(text) if lower is None else lower
-    for w in _ALPHA_RUN_RE.finditer(lower, start, end):
-        ws = w.start()
-        run = w.group(0)
-        if ws < last_end:
-            continue
-        if ws and (lower[ws - 1].isalnum() or lower[ws - 1] in "-_"):
-            # "4xH100", "8xMI300X": a count glued to a name with an x
-            if not (run[0] == "x" and len(run) > 1 and lower[ws - 1].isdigit()):
+    hits = scan.finditer(lower, start - 1 if start else 0, end)
+    if start == 0 and scan_first.match(lower, 0, end):
+        hits = itertools.chain((None,), hits)
+    for w in hits:
+        if w is None:
+            ws = 0
+        else:
+            before = lower[w.start()]
+            if before == "-" or (before.isdigit() and w.group(1) is None):
+                continue   # "-h100" is inside a word; a digit leads only "4xH100"
+            ws = w.start() + 1
+            if ws < last_end:
                 continue
-            ws += 1
-            run = run[1:]
+            if before.isdigit():
+                ws += 1    # "4xH100", "8xMI300X": a count glued to a name with an x
+        run = _ALPHA_RUN_RE.match(lower, ws, end).group(0)
         bucket = index.get(run)
         if not bucket and len(run) > 4:
             for stem in stems.get(run[:3], ()):

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from pipeline.extract.trie import alternation
+
 
 _SMALL = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -121,7 +123,7 @@ def ascii_lower(text: str) -> str:
 
 # "a" only as "a hundred" / "a thousand": alone it is the commonest word in English
 _SPELLED_RE = re.compile(
-    r"\b(?:a\s+(?:hundred|thousand)|" + "|".join(sorted(_SPELLED_FIRST - {"a"}, key=len, reverse=True)) + r")\b"
+    r"\b(?:a\s+(?:hundred|thousand)|" + alternation(dict.fromkeys(_SPELLED_FIRST - {"a"}, "")) + r")\b"
 )
 
 
