@@ -279,6 +279,12 @@ class CandidateFinder:
         return c
 
     def _header_unit(self, header: str) -> UnitHit | None:
+        """The unit a column header gives its cells, read once per header."""
+        if header not in self._header_units:
+            self._header_units[header] = self._read_header_unit(header)
+        return self._header_units[header]
+
+    def _read_header_unit(self, header: str) -> UnitHit | None:
         for m in BRACKETED_RE.finditer(header):
             inner = (m.group(1) or m.group(2) or "").strip()
             h = read_unit(inner, 0, self.v)

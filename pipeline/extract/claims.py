@@ -49,6 +49,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._names_in_cache: dict[tuple, list] = {}
         self._probe_hardware: dict[str, list] = {}  # table header/caption text -> hardware
         self._column_cache: dict[tuple, tuple] = {}
+        self._row_numbers_cache: dict[int, list] = {}
+        self._header_units: dict[str, object] = {}
         self._heading_starts = [m.start() for m in HEADING_RE.finditer(self.text)]
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
@@ -220,6 +222,23 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             hit = self._column_cache[key] = (stat, v.phases.first(header), "output" if OUT_WORD_RE.search(header) else None)
         return hit
 
+    def _row_numbers(self, table: Table, row) -> list[tuple]:
+        """(cell, its lower-cased column header, value) for each cell of a row that holds
+        one plain number, read once per row for every figure of the row."""
+        hit = self._row_numbers_cache.get(id(row))
+        if hit is None:
+            hit = self._row_numbers_cache[id(row)] = []
+            for other in row.cells:
+                val = other.text.strip().strip("*")
+                if not PLAIN_NUMBER_RE.fullmatch(val):
+                    continue
+                try:
+                    num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
+                except ValueError:  # "4816...128" and other shapes that are not one number
+                    continue
+                hit.append((other, table.column_header(other.col).lower(), num))
+        return hit
+
     def _table_conditions(self, claim: Claim, c: Cand) -> None:
         table, row, cl = c.table
         header = table.column_header(cl.col)
@@ -234,15 +253,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if claim.family == "token_throughput" and not claim.token_kind:
             claim.token_kind = out_kind
         # conditions from the row's other cells, by their headers
-        for other in row.cells:
-            h = table.column_header(other.col).lower()
-            val = other.text.strip().strip("*")
-            if not PLAIN_NUMBER_RE.fullmatch(val):
-                continue
-            try:
-                num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
-            except ValueError:  # "4816...128" and other shapes that are not one number
-                continue
+        for other, h, num in self._row_numbers(table, row):
             if "batch" in h and claim.batch_size is None:
                 claim.batch_size = num
             elif "concurren" in h and claim.concurrency is None:
