@@ -23,6 +23,7 @@ from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.tables import find_tables, Table, TableIndex
 from pipeline.model import Claim, Document
+from pipeline.vocab.caseless import folds_simply
 from pipeline.vocab.loader import load, Vocab
 
 
@@ -39,6 +40,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.text = doc.text
         self.v = vocab
         self.lower = ascii_lower(self.text)  # one copy for the case-blind literal scans
+        # the same copy for case-blind patterns, where it matches as they do (caseless.py)
+        self.fold = self.lower if folds_simply(self.text) else None
         self.masks = NumberMasks(self.text, vocab)
         self.seg: Segments = segment(self.text, [p.start for p in doc.pages])
         self._para_names: dict[int, list[Span]] = {}
@@ -98,7 +101,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         return claim
 
     def _scope_from_context(self, c: Cand, start: int, end: int) -> str | None:
-        hits = [(s, e, name) for s, e, name in self.v.scope_context.finditer(self.text, start, end)]
+        hits = [(s, e, name) for s, e, name in self.v.scope_context.finditer(self.text, start, end, self.fold)]
         hit = cond.nearest(hits, c.start, c.after_unit)
         return hit[2] if hit else None
 
@@ -144,8 +147,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         setting = self._sent_cache.get(s_start)
         if setting is None:
             setting = self._sent_cache[s_start] = (
-                cond.parallelism(text, s_start, s_end), cond.concurrency(text, s_start, s_end),
-                cond.isl_osl(text, s_start, s_end), v.workloads.first(text[s_start:s_end]),
+                cond.parallelism(text, s_start, s_end, self.fold),
+                cond.concurrency(text, s_start, s_end, self.fold),
+                cond.isl_osl(text, s_start, s_end, self.fold),
+                v.workloads.first(text[s_start:s_end], self.fold and self.fold[s_start:s_end]),
             )
         claim.parallelism, (claim.concurrency, claim.batch_size), (claim.isl, claim.osl), claim.workload = setting
         if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
@@ -171,7 +176,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     def _statistic(self, c: Cand, s_start: int, s_end: int) -> str | None:
         text = self.text
         lo = max(s_start, self._prev_end(c, max(s_start, c.start - 50)))
-        hits = [(s, e, n) for s, e, n in self.v.statistics.finditer(text, lo, c.start)]
+        hits = [(s, e, n) for s, e, n in self.v.statistics.finditer(text, lo, c.start, self.fold)]
         # "a P90 of 196" / "Median input ... is 142K"
         if hits:
             s, e, name = hits[-1]
@@ -179,7 +184,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 return name
         nxt = self._next_start(c, s_end)
         hi = min(nxt, c.after_unit + 30)
-        for s, e, name in self.v.statistics.finditer(text, c.end, hi):
+        for s, e, name in self.v.statistics.finditer(text, c.end, hi, self.fold):
             if OF_AFTER_RE.match(text[e:e + 4]):
                 continue
             if name == "peak" and not PEAK_WORD_RE.search(text[s:e]):
@@ -190,7 +195,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     def _phase(self, c: Cand, family: str, s_start: int, s_end: int) -> str | None:
         if family not in ("token_throughput", "latency", "tokens", "request_throughput"):
             return None
-        hits = [(s, e, n) for s, e, n in self.v.phases.finditer(self.text, s_start, s_end)]
+        hits = [(s, e, n) for s, e, n in self.v.phases.finditer(self.text, s_start, s_end, self.fold)]
         if family == "latency":
             hits = [h for h in hits if h[2] in ("ttft", "tpot", "e2e")] or hits
         hit = cond.nearest(hits, c.start, c.end)

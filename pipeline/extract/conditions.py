@@ -14,6 +14,7 @@ import re
 
 from pipeline.extract.masks import Span
 from pipeline.extract.numbers import _SMALL
+from pipeline.vocab.caseless import Caseless
 from pipeline.vocab.loader import Vocab
 
 # Patterns used inside functions, compiled once.
@@ -25,19 +26,19 @@ _COUNT_BEFORE_RE = re.compile(
     _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", re.I
 )
 _COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
-_PARALLEL_HINT_RE = re.compile(r"TP|EP|DP|PP|CP|-way", re.I)
-_PARALLEL_RE = re.compile(r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b|\b\d+-way\s+(?:tensor|expert|pipeline)\s+parallel\w*", re.I)
-_CONCURRENCY_RE = re.compile(
+_PARALLEL_HINT_RE = Caseless(re.compile(r"TP|EP|DP|PP|CP|-way", re.I))
+_PARALLEL_RE = Caseless(re.compile(r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b|\b\d+-way\s+(?:tensor|expert|pipeline)\s+parallel\w*", re.I))
+_CONCURRENCY_RE = Caseless(re.compile(
     r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d[\d,]*)\b"
     r"|\b(?P<n2>\d[\d,]*)\s+concurrent\s+(?:users|requests|sessions|streams)\b",
     re.I,
-)
-_ISL_OSL_RE = re.compile(
+))
+_ISL_OSL_RE = Caseless(re.compile(
     r"\b(?:ISL\s*/\s*OSL|input\s*/\s*output(?:\s+lengths?)?)\s*(?:=|:|of)?\s*\(?(?P<i>\d+(?:\.\d+)?[kK]?)\s*/\s*(?P<o>\d+(?:\.\d+)?[kK]?)"
     r"|\bIL\s?(?P<i2>\d+[kK]?)\s*[-/,]\s*OL\s?(?P<o2>\d+[kK]?)"
     r"|\b(?P<i3>\d+(?:\.\d+)?[kK])\s*/\s*(?P<o3>\d+(?:\.\d+)?[kK])\b",
     re.I,
-)
+))
 _PRICE_AT_RE = re.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", re.I)
 _PARAM_SIZE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
 
@@ -129,16 +130,19 @@ def nearest(items: list, pos: int, end: int, own: tuple[int, int] | None = None)
 
 
 
-def parallelism(text: str, start: int, end: int) -> str | None:
-    if not _PARALLEL_HINT_RE.search(text, start, end):
+# The sentence readers below take ``lower``, a lower-cased copy of the text, or None (see
+# pipeline/vocab/caseless.py); matched words are read from ``text`` by their spans.
+def parallelism(text: str, start: int, end: int, lower: str | None = None) -> str | None:
+    if not _PARALLEL_HINT_RE.search(text, lower, start, end):
         return None
-    found = [_SPACES_RE.sub("", m.group(0)) for m in _PARALLEL_RE.finditer(text, start, end)]
+    found = [_SPACES_RE.sub("", text[m.start():m.end()])
+             for m in _PARALLEL_RE.finditer(text, lower, start, end)]
     return ", ".join(dict.fromkeys(found)) or None
 
 
-def concurrency(text: str, start: int, end: int) -> tuple[float | None, float | None]:
+def concurrency(text: str, start: int, end: int, lower: str | None = None) -> tuple[float | None, float | None]:
     conc = batch = None
-    for m in _CONCURRENCY_RE.finditer(text, start, end):
+    for m in _CONCURRENCY_RE.finditer(text, lower, start, end):
         n = _num(m.group("n") or m.group("n2"))
         if n is None:
             continue
@@ -149,8 +153,8 @@ def concurrency(text: str, start: int, end: int) -> tuple[float | None, float | 
     return conc, batch
 
 
-def isl_osl(text: str, start: int, end: int) -> tuple[float | None, float | None]:
-    m = _ISL_OSL_RE.search(text, start, end)
+def isl_osl(text: str, start: int, end: int, lower: str | None = None) -> tuple[float | None, float | None]:
+    m = _ISL_OSL_RE.search(text, lower, start, end)
     if not m:
         return None, None
     i = m.group("i") or m.group("i2") or m.group("i3")
