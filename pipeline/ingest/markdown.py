@@ -31,9 +31,15 @@ KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _yaml_load(text: str) -> Any:
+    """``yaml.safe_load``, through libyaml when PyYAML was built with it (ten times faster;
+    the same safe constructors build the values)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def split_front_matter(text: str) -> tuple[dict[str, Any] | None, str, str | None]:
     """(front matter mapping or None, text after it, error message or None)."""
-    for rx, loader in ((_YAML, yaml.safe_load), (_TOML, tomllib.loads)):
+    for rx, loader in ((_YAML, _yaml_load), (_TOML, tomllib.loads)):
         match = rx.match(text)
         if not match:
             continue

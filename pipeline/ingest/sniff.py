@@ -78,7 +78,7 @@ def is_binary(head: bytes) -> bool:
         return False
     # NULs count as control bytes: text with a few stray ones (a bad export, a scraped
     # page) is still text and they become U+FFFD; binary formats hold them everywhere.
-    controls = sum(head.count(bytes([c])) for c in _CONTROL)
+    controls = len(head) - len(head.translate(None, _CONTROL))   # one pass, in C
     return controls / len(head) > 0.05
 
 
