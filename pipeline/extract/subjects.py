@@ -76,7 +76,7 @@ class SubjectFinder:
                 if hits:
                     return self.v.canonical_model(hits[-1].name)
             else:
-                hws = cond.hardware_mentions(self.text, names, ps, self.seg.para_ends[j])
+                hws = self._hardware_between(ps, self.seg.para_ends[j])
                 if hws:
                     return hws[-1]
             j -= 1
@@ -104,8 +104,17 @@ class SubjectFinder:
         hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
         return self.v.canonical_model(hit[2]) if hit else None
 
+    def _hardware_between(self, start: int, end: int) -> list[cond.Hardware]:
+        """Hardware named in ``text[start:end]`` (within one paragraph), read once per
+        stretch: the figures of a sentence all ask about it."""
+        key = ("hardware", start, end)
+        hit = self._names_in_cache.get(key)
+        if hit is None:
+            hit = self._names_in_cache[key] = cond.hardware_mentions(self.text, self.names_near(start), start, end)
+        return hit
+
     def _hardware_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> cond.Hardware | None:
-        hws = cond.hardware_mentions(self.text, self.names_near(start), start, end)
+        hws = self._hardware_between(start, end)
         # counts of hardware before the figure in its own clause win; then the nearest
         hits = self._before_next(self._not_baseline([(h.start, h.end, h) for h in hws], c), c)
         hit = cond.nearest(hits, pos, fig_end, self._own(c, start))

@@ -46,10 +46,10 @@ def read_unit(text: str, pos: int, vocab: Vocab, limit: int | None = None) -> Un
     first = text[start:start + 1]
     if not first or not (first.isalpha() or first in _UNIT_FIRST or first.isspace()):
         return None  # most numbers end at a space, a comma or a table pipe: no unit to try
-    m = vocab.unit_pattern.match(text, start, limit)
-    if not m:
+    found = vocab.match_unit(text, start, limit)
+    if not found:
         return None
-    entry = vocab.unit_entries[m.lastindex - 1]
+    m, entry = found
     end = m.end()
     hit = UnitHit(end=end, unit_text=text[start:end], entry=entry, scope=entry.scope)
     if entry.family in ("token_throughput", "request_throughput", "money"):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.vocab.caseless import Caseless
+from pipeline.vocab.firstchars import first_chars
 
 
 FILES = ("units", "hardware", "models", "engines", "conditions", "scopes")
@@ -117,10 +118,33 @@ class Vocab:
     scope_suffix: list[tuple[re.Pattern[str], str]]
     scope_context: NamedPatterns
     extra: dict[str, Any] = field(default_factory=dict)
+    # first character -> (the alternation of the units that can start with it, their
+    # entries); "" -> the units that can start with anything
+    unit_index: dict[str, tuple[re.Pattern[str], list[UnitEntry]]] = field(default_factory=dict)
+
+    def match_unit(self, text: str, start: int, limit: int) -> tuple[re.Match[str], UnitEntry] | None:
+        """The unit at ``text[start:]`` and its entry: what ``unit_pattern`` matches there,
+        trying only the units that can start with the character at ``start``."""
+        pattern, entries = self.unit_index.get(text[start:start + 1]) or self.unit_index[""]
+        m = pattern.match(text, start, limit)
+        return (m, entries[m.lastindex - 1]) if m else None
 
     def canonical_model(self, name: str) -> str:
         key = re.sub(r"[\s_\-]+", " ", name.strip().lower())
         return self.model_aliases.get(key, name.strip())
+
+
+def _unit_index(groups: list[str], entries: list[UnitEntry]) -> dict[str, tuple[re.Pattern[str], list[UnitEntry]]]:
+    """Per first character, the alternation of just the units that can start with it, in
+    the order of the full alternation (so the same unit wins)."""
+    starts = [first_chars(g) for g in groups]
+    chars = sorted(set().union(*(s for s in starts if s is not None)))
+    index = {}
+    for key in [""] + chars:
+        keep = [i for i, s in enumerate(starts) if s is None or key in s]
+        index[key] = (re.compile("|".join(f"({groups[i]})" for i in keep) or "(?!)"),
+                      [entries[i] for i in keep])
+    return index
 
 
 @lru_cache(maxsize=4)
@@ -144,6 +168,7 @@ def load(extra_dir: str | None = None) -> Vocab:
     # One alternation with a group per entry; the regex engine tries them in order, and the
     # order is longest-pattern-first, a cheap stand-in for "longest match wins".
     unit_pattern = re.compile("|".join(f"({g})" for g in groups))
+    unit_index = _unit_index(groups, entries)
 
     hw = raw["hardware"]
     systems = []
@@ -165,6 +190,7 @@ def load(extra_dir: str | None = None) -> Vocab:
     return Vocab(
         units=units,
         unit_pattern=unit_pattern,
+        unit_index=unit_index,
         unit_entries=entries,
         accelerators=_named({k: [p + "s?" for p in v] for k, v in hw.get("accelerators", {}).items()}, flags=0),
         systems=systems,
