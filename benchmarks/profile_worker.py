@@ -4,7 +4,7 @@
 
 Runs what a `claims ingest` worker runs for each of the first N files (sorted): read and
 parse (``ingest_file``), ``extract_claims``, role inference (``run.text_role``), quantity
-keys, the Arrow tables (``Stored.of``) and pickling the result, and prints the CPU seconds,
+keys, the rows the writer receives (``Stored.of``) and pickling the result, and prints the CPU seconds,
 share and MB/s of each (MB of Markdown on disk).
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ def main() -> None:
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 500
     load()
     files = sorted(root.rglob("*.md"))[:n]
-    stages = ["read + parse", "extract", "role", "keys", "arrow", "pickle"]
+    stages = ["read + parse", "extract", "role", "keys", "rows", "pickle"]
     spent = dict.fromkeys(stages, 0.0)
     mb = 0.0
     for path in files:

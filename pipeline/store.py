@@ -176,26 +176,17 @@ def claim_schema():
     return arrow_schema(Claim)
 
 
-def claims_table(claims: Sequence[Claim]):
-    """Claims as one Arrow table, built column by column (no dict per claim)."""
+def rows_table(rows: Sequence[tuple], schema):
+    """Row tuples (in the schema's column order) as one Arrow table of one chunk: the
+    columns are cut by zip in C and each becomes an array in one call."""
     import pyarrow as pa
 
-    schema = claim_schema()
-    # rows read by one attrgetter and turned into columns by zip: both loops run in C
-    columns = list(zip(*map(operator.attrgetter(*CLAIM_COLUMNS), claims))) if claims else \
-        [()] * len(CLAIM_COLUMNS)
-    return pa.Table.from_arrays(
-        [pa.array(col, schema.field(name).type) for name, col in zip(CLAIM_COLUMNS, columns)],
-        schema=schema)
+    columns = list(zip(*rows)) if rows else [()] * len(schema)
+    return pa.Table.from_arrays([pa.array(col, f.type) for f, col in zip(schema, columns)],
+                                schema=schema)
 
 
-def keys_table(doc_id: str, keys: Sequence[tuple[str, str, str | None]]):
-    """(claim id, quantity key, subject) of a document's claims as a ``claim_keys`` batch."""
-    import pyarrow as pa
-
-    return pa.table({"claim_id": [k[0] for k in keys], "doc_id": [doc_id] * len(keys),
-                     "qkey": [k[1] for k in keys], "subject": [k[2] for k in keys]},
-                    schema=KEYS_SCHEMA())
+_claim_row = operator.attrgetter(*CLAIM_COLUMNS)
 
 
 def _documents_table(items: Sequence["Stored"], at: dt.datetime):
@@ -225,14 +216,18 @@ class Stored:
 
     doc: Document
     fingerprint: str
-    claims: Any                     # pyarrow.Table in claim_schema()
-    keys: Any = None                # pyarrow.Table in KEYS_SCHEMA(), or None: no keys
+    claims: list[tuple]             # a row per claim, in CLAIM_COLUMNS order
+    keys: list[tuple] | None = None  # (claim id, doc id, quantity key, subject), or None
     duplicate: str | None = None    # a claim id that occurs twice (the write is refused)
 
     @classmethod
     def of(cls, doc: Document, claims: Sequence[Claim], fingerprint: str,
            keys: Sequence[tuple[str, str, str | None]] | None = None) -> "Stored":
-        """Check the claims belong to ``doc`` (ValueError if not) and build the batches."""
+        """Check the claims belong to ``doc`` (ValueError if not) and take their rows.
+
+        Plain tuples: they pickle fast between processes, and the writer turns a whole
+        batch of files into Arrow at once (per-file Arrow tables cost ~40 array calls
+        per file)."""
         seen: set[str] = set()
         duplicate = None
         for c in claims:
@@ -241,37 +236,13 @@ class Stored:
             if c.id in seen:
                 duplicate = c.id
             seen.add(c.id)
-        return cls(doc, fingerprint, claims_table(claims),
-                   keys_table(doc.id, keys) if keys else None, duplicate)
+        rows = list(map(_claim_row, claims))
+        key_rows = [(k[0], doc.id, k[1], k[2]) for k in keys] if keys else None
+        return cls(doc, fingerprint, rows, key_rows, duplicate)
 
     @property
     def n_claims(self) -> int:
-        return self.claims.num_rows
-
-    # Tables travel between processes as Arrow IPC streams: reading one back is ~6x
-    # cheaper than unpickling a table, and the writer process is the one to spare.
-    def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "claims": _ipc(self.claims), "keys": _ipc(self.keys)}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state, claims=_from_ipc(state["claims"]), keys=_from_ipc(state["keys"]))
-
-
-def _ipc(table) -> bytes | None:
-    import pyarrow as pa
-
-    if table is None:
-        return None
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    return sink.getvalue()
-
-
-def _from_ipc(buf):
-    import pyarrow as pa
-
-    return None if buf is None else pa.ipc.open_stream(buf).read_all()
+        return len(self.claims)
 
 
 def _q(name: str) -> str:
@@ -501,15 +472,15 @@ class Store:
                     names=["doc_id", "page", "start", "end"]))
                 con.execute('INSERT INTO pages (doc_id, page, start, "end")'
                             ' SELECT doc_id, page, start, "end" FROM _pages_batch')
-            claims = [s.claims for s in new if s.claims.num_rows]
+            claims = [row for s in new for row in s.claims]
             if claims:
                 # one chunk: DuckDB scans a table of many small chunks several times slower
-                con.register("_claims_batch", pa.concat_tables(claims).combine_chunks())
+                con.register("_claims_batch", rows_table(claims, claim_schema()))
                 qcols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
                 con.execute(f"INSERT INTO claims ({qcols}) SELECT {qcols} FROM _claims_batch")
-            keys = [s.keys for s in new if s.keys is not None and s.keys.num_rows]
+            keys = [row for s in new if s.keys for row in s.keys]
             if keys:
-                con.register("_keys_batch", pa.concat_tables(keys).combine_chunks())
+                con.register("_keys_batch", rows_table(keys, KEYS_SCHEMA()))
                 con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject FROM _keys_batch")
             con.execute("INSERT INTO link_pending (change, doc_id)"
                         " SELECT 'added', id FROM _docs_batch")
