@@ -14,7 +14,7 @@ from pipeline.extract.context import ContextResolver, share_conditions
 from pipeline.extract.masks import NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, HEADING_RE, INPUT_HEADER_RE, KIND_OF, OF_AFTER_RE, OUT_WORD_RE,
+    AGGREGATE_WORD_RE, HEADINGS, INPUT_HEADER_RE, KIND_OF, OF_AFTER_RE, OUT_WORD_RE,
     OUTPUT_HEADER_RE, PEAK_WORD_RE, PLAIN_NUMBER_RE, REACH_RE, STAT_CAPTION,
     STAT_CAPTION_RE, TOKEN_KIND_RE, TP_HEADER_RE,
 )
@@ -54,7 +54,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._column_cache: dict[tuple, tuple] = {}
         self._row_numbers_cache: dict[int, list] = {}
         self._header_units: dict[str, object] = {}
-        self._heading_starts = [m.start() for m in HEADING_RE.finditer(self.text)]
+        self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
 

@@ -82,7 +82,26 @@ TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|output|generated|deco
 KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
             "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
 KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input"})
-HEADING_RE = re.compile(r"(?m)^#{1,6}[ \t]")
+
+
+class AtLineStart:
+    """What ``(?m)^body`` finds, for a ``body`` that never crosses a line: found by
+    searching for the newline before each line, which ``re`` skips to in C, where a
+    leading ``^`` is tried at every position of the text."""
+
+    def __init__(self, body: str):
+        self.first = re.compile(body)
+        self.rest = re.compile("\n" + body)
+
+    def spans(self, text: str):
+        m = self.first.match(text)
+        if m:
+            yield m.span()
+        for m in self.rest.finditer(text):
+            yield m.start() + 1, m.end()
+
+
+HEADINGS = AtLineStart(r"#{1,6}[ \t]")
 SECTION_REACH = 1500  # how far back a section's subject carries, in characters
 REACH_RE = re.compile(r"(?i)\b(?:reach(?:es|ed|ing)?|hit(?:s|ting)?)\s+(?:the\s+|a\s+)?[*_]*\s*$")
 SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")

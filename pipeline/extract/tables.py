@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 
 import re
 
+from pipeline.extract.patterns import AtLineStart
+
 # Patterns used inside functions, compiled once.
 _PIPE_RE = re.compile(r"(?<!\\)\|")
 
 
-_ROW_RE = re.compile(r"(?m)^[ \t]*\|.*$")
+_ROWS = AtLineStart(r"[ \t]*\|[^\n]*")   # lines that start with a pipe
 _SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _STRIP_RE = re.compile(r"<[^>]+>|\*\*|__|`")
 
@@ -74,7 +76,7 @@ def _cells(text: str, s: int, e: int) -> list[Cell]:
 
 def find_tables(text: str) -> list[Table]:
     """Every pipe table: a header row, a separator row, then data rows."""
-    lines = [(m.start(), m.end()) for m in _ROW_RE.finditer(text)]
+    lines = list(_ROWS.spans(text))
     tables: list[Table] = []
     i = 0
     while i < len(lines) - 1:
