@@ -1,8 +1,15 @@
 """Role inference (pipeline/link/roles.py) on small documents written for the test."""
 from __future__ import annotations
 
+import random
+import re
+import string
+import sys
+
+from pipeline.link import roles
 from pipeline.link.records import DocMeta
-from pipeline.link.roles import evidence, infer_from_text, own_names, resolve_role
+from pipeline.link.roles import (_clean, _evidence_scan, _fold, evidence, infer_from_text,
+                                 own_names, resolve_role)
 from pipeline.model import Claim
 
 
@@ -99,3 +106,115 @@ def test_manifest_and_metadata_win():
     m = DocMeta(id="d", text="We measured it.", role="secondary", role_source=None)
     assert resolve_role(m) == ("secondary", "metadata")
     assert resolve_role(DocMeta(id="d", text="We measured it."))[1] == "inferred"
+
+
+# Role inference tries each pattern only where a fixed piece of it (a needle) is in the text;
+# these tests hold it to what running every pattern over the whole text gives.
+def fast_equals_scan(text: str, claims=(), meta=None) -> tuple[float, float]:
+    fast = evidence(text, claims, meta)
+    assert fast == _evidence_scan(_clean(text), list(claims), meta), text
+    return fast
+
+
+def test_fold_reads_every_case_blind_match_of_an_ascii_letter_as_that_letter():
+    chars = "".join(chr(i) for i in range(sys.maxunicode + 1) if not 0xD800 <= i < 0xE000)
+    for letter in string.ascii_lowercase:
+        for m in re.finditer(letter, chars, re.I):
+            assert _fold(m[0]) in (letter, None), (letter, hex(ord(m[0])))
+    assert _fold("\u0130") is None              # "İ" lower-cases to two characters
+    # a folded character that stands for a word character, "/" or "-" is one of them
+    for c in chars:
+        f = c.lower()
+        if len(f) == 1 and f.translate(roles._FOLD_FIX) in roles._WORDISH:
+            assert re.fullmatch(r"[\w/\-]", c), hex(ord(c))
+
+
+def test_cues_in_any_case_or_case_blind_spelling_are_counted():
+    # the needles are looked for in lower case; the patterns are case-blind
+    assert fast_equals_scan("WE MEASURED IT. OUR RESULTS ARE IN THIS PAGE.") == (3.0, 0.0)
+    assert fast_equals_scan("We Measured it. Our Results.\n## METHODOLOGY") == (3.0, 0.0)
+    # dotless i and long s match i and s case-blind, though they do not lower-case to them
+    assert fast_equals_scan("th\u0131s page") == (1.0, 0.0)
+    assert fast_equals_scan("our re\u017fults, u\u017f") == (1.1, 0.0)
+    # "İ" lower-cases to two characters: the whole-text scan is used, with the same result
+    assert fast_equals_scan("\u0130stanbul: we measured it.") == (1.0, 0.0)
+    # the case-sensitive attribution patterns keep their case
+    assert fast_equals_scan("ACCORDING TO NVIDIA, Acme SAID so.") == (0.0, 0.0)
+    assert fast_equals_scan("According to Nvidia, Acme said so.") == (0.0, 2.0)
+
+
+def test_names_and_clauses_of_any_length_before_the_verb():
+    name = "Abc-" + "x" * 120 + ".Corp"
+    news = DocMeta(id="d", title="News")
+    for text, sec in ((f"{name} said it.", 2.0), (f"{name}'s blog post.", 1.0),
+                      (f"{name}, {'y' * 58}, recently reported 3x.", 1.0),   # clause <= 60
+                      (f"{name}, {'y' * 61}, recently reported 3x.", 0.0),
+                      ("Acme said.Nvidia said.Nvidia's post", 5.0),
+                      ("Acme said Bob said it", 4.0), ("said Acme", 0.0),
+                      ("reported by reported by Acme", 1.0), ("Acme\nsaid", 0.0),
+                      ("Nvidia’s keynote and AMD's slides", 2.0),
+                      ("The vendor said so. The firm says so. The startup claims so.", 3.0)):
+        assert fast_equals_scan(text, (), news)[1] == sec, text
+
+
+def test_teams_bylines_and_we_are():
+    intro = DocMeta(id="d", title="SGLang meetup")
+    text = "by the Acme team and the vLLM team has shipped"
+    assert fast_equals_scan(text) == (0.0, 2.0)
+    assert fast_equals_scan(text, (), DocMeta(id="d", author="vLLM Team")) == (2.0, 1.0)
+    assert fast_equals_scan("The vLLM team has shipped it.", (), intro) == (0.0, 1.0)
+    # a byline: a line that ends in "Team" (blanks aside) in the first 3,000 characters
+    for text, prim in (("Intro\n  SGLang Team  \r\nSGLang is fast.", 2.0),
+                       ("Intro\nSGLang Teams\nSGLang is fast.", 0.0),
+                       ("Intro\nSGLang Team is here.\nSGLang is fast.", 0.0),
+                       ("x" * 2990 + "\nSGLang Team\n", 0.0)):
+        assert fast_equals_scan(text, (), intro)[0] == prim, text
+    # "we're a team @org", any case, in the first 5,000 characters
+    meta = DocMeta(id="d", title="Acme kernels")
+    we_are = "WE'RE A TINY TEAM @ACME-AI building kernels."
+    assert fast_equals_scan("x " * 2480 + we_are, (), meta)[0] == 2.1   # "acme": its own
+    assert fast_equals_scan("x " * 2490 + we_are, (), meta)[0] == 0.1   # cut at 5,000
+    assert fast_equals_scan("x " * 2000 + "we are the kernel team at acme.", (), meta)[0] == 2.1
+
+
+def test_engine_mentions_found_from_their_first_letters():
+    pattern = roles._engines().pattern
+    needles = roles._engine_needles(pattern)
+    assert needles is not None and {"nvidia", "dynamo", "vllm", "sgl"} <= set(needles)
+    for text in ("(vLLM) vllm-x -vLLM _vLLM VLLM", "NVIDIA  Dynamo, dynamo SGLang; SGL",
+                 "x\u212aTransformers KTRANSFORMERS", "text-generation-inference Text  Generation",
+                 "vLLM", "hf Transformers HF\ttransformers Hugging Face Transformers"):
+        assert roles._systems(text, _fold(text)) == roles._systems(text), text
+    c = re._constants
+    found: set[str] = set()
+    roles._prefixes(list(re._parser.parse(r"(?:[Vv]LLM|x?Dynamo|(?:a|bc){2}d)", re.I)), "",
+                    found, c)
+    assert found == {"vllm", "x", "dynamo", "a", "bc"}      # one repetition, then stop
+    assert roles._engine_needles(re.compile(r"(?<![\w-])(?:\w+LLM|vLLM)")) is None
+
+
+def test_the_fast_counts_equal_whole_text_scans_on_random_texts():
+    words = ("we We WE our Our us US this This page dashboard work was led methodology "
+             "according to According the The company firm vendor startup team Team said says "
+             "told claims stated announced reports reported writes wrote published tested also "
+             "recently by By from From credited Credited as per As reportedly Allegedly 's ’s "
+             "blog post paper keynote Word around town In a Nvidia vLLM SGLang Acme It AMD "
+             "llm-d X.Y 've 're have measured ran benchmarked results runs setup Dynamo "
+             "TRT-LLM llama.cpp Hugging Face Transformers between focus use hour \u0131 \u017f "
+             "\u212a é 🚀 0.3 @acme-ai").split()
+    pieces = ["[a link](https://x.y/we)", "![an image](a.png)", "https://x.y/our",
+              "We're a tiny team @deepseek-ai", "SGLang Team\n", "the SGLang team has",
+              "Acme, with llm-d 0.3, reports", "Acme's blog post", "The company said"]
+    seps = [" "] * 12 + ["", ",", ", ", ".", "\n", "-", "/", "(", "*", '"', "“", "'", "’"]
+    rng = random.Random(7)
+    for _ in range(1500):
+        parts = []
+        for _ in range(rng.randint(0, 80)):
+            w = rng.choice(pieces) if rng.random() < 0.1 else rng.choice(words)
+            parts += [w.upper() if rng.random() < 0.05 else w, rng.choice(seps)]
+        text = "".join(parts)
+        meta = rng.choice([None, DocMeta(id="d", author="vLLM Team", title="vLLM notes"),
+                           DocMeta(id="d", author="jane@acme.com", title="Acme & SGLang")])
+        claims = [claim(i, engine=rng.choice([None, "vLLM", "SGLang"]),
+                        in_table=rng.random() < 0.5) for i in range(rng.choice([0, 1, 4]))]
+        fast_equals_scan(text, claims, meta)
