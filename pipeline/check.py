@@ -393,31 +393,42 @@ class Checker:
 
     def _near(self, q: Query, cmps: list[_Cmp]) -> list[tuple[str, _Cmp, str]]:
         """Figures with the claim's number that differ in what they measure."""
-        f = q.figure
         out: list[tuple[str, _Cmp, str]] = []
-        subject_ok = {"model", "hardware", "engine"}
         for c in cmps:
-            if c.exact or subject_ok & set(c.differs):
-                continue
-            if c.scope == "differs" and not c.differs and _same_number(f, c.claim):
-                out.append(("mismatch", c, f"has the same number, but "
-                            f"{scope_words(c.claim.scope)}, not {scope_words(f.scope)}: "
-                            f"a metric mismatch"))
-            elif not c.meets:
-                continue
-            elif "label" in c.differs or ("label" in c.open and not c.differs):
-                basis = price_basis("".join(self.record.quote(c.claim)))
-                what = f"a {c.label}" if c.label else "not labelled"
-                if basis and c.label == "price":
-                    what += " " + basis[0].lower() + basis[1:]
-                out.append(("label_mismatch", c, f"is {what}, not {q.label}: a label mismatch"))
-            elif not c.differs and c.open and c.scope in ("same", "free", "open") \
-                    and "model" not in c.open:
-                missing = list(c.open) + (["denominator"] if c.scope == "open" else [])
-                verb = "matches the number" if (f.comparator or "=") in ("=", "~") \
-                    else "meets the figure"
-                out.append(("partial", c, f"{verb} but states no " + _and(missing)))
-        return out + self._cross_family(f)
+            got = self._near_one(q, c)
+            if got is not None:
+                out.append((got[0], c, got[1]))
+        return out + self._cross_family(q.figure)
+
+    def _near_one(self, q: Query, c: _Cmp) -> tuple[str, str] | None:
+        """(relation, detail) of one figure near the claim, or None."""
+        f = q.figure
+        subject_ok = {"model", "hardware", "engine"}
+        if c.exact or subject_ok & set(c.differs):
+            return None
+        if c.scope == "differs" and not c.differs and _same_number(f, c.claim):
+            return ("mismatch", f"has the same number, but "
+                    f"{scope_words(c.claim.scope)}, not {scope_words(f.scope)}: "
+                    f"a metric mismatch")
+        if not c.meets:
+            return None
+        if "label" in c.differs or ("label" in c.open and not c.differs):
+            basis = price_basis("".join(self.record.quote(c.claim)))
+            what = f"a {c.label}" if c.label else "not labelled"
+            if basis and c.label == "price":
+                what += " " + basis[0].lower() + basis[1:]
+            return ("label_mismatch", f"is {what}, not {q.label}: a label mismatch")
+        if not c.differs and c.open and c.scope in ("same", "free", "open") \
+                and "model" not in c.open:
+            missing = list(c.open) + (["denominator"] if c.scope == "open" else [])
+            verb = "matches the number" if (f.comparator or "=") in ("=", "~") \
+                else "meets the figure"
+            return ("partial", f"{verb} but states no " + _and(missing))
+        return None
+
+    def _near_kind(self, q: Query, c: _Cmp) -> str | None:
+        got = self._near_one(q, c)
+        return got[0] if got else None
 
     def _cross_family(self, f: Claim) -> list[tuple[str, _Cmp, str]]:
         """The same number in another count family: a context length read as throughput."""
@@ -505,10 +516,17 @@ class Checker:
     def _desc(self, c: _Cmp) -> str:
         return describe(c.claim, c.size)
 
+    def _total(self, kind: str, items: list) -> int:
+        """How many figures ``items`` stands for: ``supports``, ``contradicts`` or
+        ``unknown``. The warehouse checker (check_sql.py) holds only the first few of a
+        long list and answers with the count it took in SQL."""
+        return len(items)
+
     def _supported_text(self, q: Query, supports: list[_Cmp]) -> str:
         first = supports[0]
-        more = f" ({len(supports) - 1} more primary figure{'s' if len(supports) > 2 else ''} "\
-               f"agree)" if len(supports) > 1 else ""
+        n = self._total("supports", supports)
+        more = f" ({n - 1} more primary figure{'s' if n > 2 else ''} "\
+               f"agree)" if n > 1 else ""
         return (f"{self._src(first.claim)} reports {self._desc(first)}, which meets "
                 f"{q.reading()}{more}.")
 
@@ -520,7 +538,8 @@ class Checker:
             why = "a bound below"
         elif f.comparator in UPPER:
             why = "above"
-        more = f"; {len(contra) - 1} more agree" if len(contra) > 1 else ""
+        n = self._total("contradicts", contra)
+        more = f"; {n - 1} more agree" if n > 1 else ""
         return (f"{self._src(first.claim)} reports {self._desc(first)} on the same quantity, "
                 f"{why} {q.reading()}{more}.")
 
@@ -604,8 +623,9 @@ class Checker:
                         ctx.append(("context", b2, f"the {best_word} figure on {cond}"))
                 else:
                     unknown = [c for c in cmps if "model size" in c.open and c.meets]
-                    tail = (f"; {len(unknown)} figure(s) that would meet it state no model size"
-                            if unknown else "")
+                    n = self._total("unknown", unknown)
+                    tail = (f"; {n} figure(s) that would meet it state no model size"
+                            if n else "")
                     sentences.append(f"No figure on {cond} is in the record{tail}.")
         elif not near:
             sentences.append("The record holds no primary figure on this quantity.")
@@ -699,17 +719,28 @@ def check_text(text: str, record: Record) -> Verdict:
 
 
 def check(text: str, db: str | None = None) -> Verdict:
-    """Check a plain-words claim against the warehouse (opened read-only)."""
+    """Check a plain-words claim against the warehouse (opened read-only).
+
+    The candidate figures are chosen in SQL (check_sql.py); the verdict is the one
+    ``check_loaded`` gives, which compares every primary figure of the family in Python.
+    """
+    from pipeline.check_sql import check_query
     from pipeline.store import Store
 
     q = read_claim(text)
+    with Store.open(db, read_only=True) as store:
+        return check_query(q, store)
+
+
+def check_loaded(q: Query, store) -> Verdict:
+    """Check a read claim against every primary figure of its family, loaded into Python
+    (the reference ``check_query`` answers like, and its fallback)."""
     families = {"parameters"}
     if q.figure is not None:
         families.add(q.figure.family)
         if q.figure.family in COUNT_FAMILIES:
             families |= COUNT_FAMILIES
-    with Store.open(db, read_only=True) as store:
-        record = Record.load(store, families=families, with_links=False, with_text=False)
+    record = Record.load(store, families=families, with_links=False, with_text=False)
     return Checker(record).check(q)
 
 

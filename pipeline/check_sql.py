@@ -1,0 +1,1068 @@
+"""`claims check` on the warehouse: the candidate figures are chosen in SQL.
+
+``Checker`` (check.py) compares a claim with every primary figure of its family in
+Python; at a million claims that meant building ~550k ``Claim`` objects and ~1M
+consistency calls. ``SqlChecker`` runs the same ``Checker`` code, with the same verdicts
+and evidence, over the few figures that can change its answer, and DuckDB finds those.
+
+Every part of ``Checker.compare`` becomes a column that is TRUE, FALSE or NULL
+("cannot tell in SQL"):
+
+* conditions on names (model, hardware, engine, statistic, phase, token kind,
+  concurrency, unit) are decided by the Python key functions themselves, run once per
+  *distinct* stored value and handed to DuckDB as small lookup lists, so they are exact;
+* value comparisons (``consistency.consistent``) are written out in SQL with the same
+  float operations, and a result within 1e-11 (relative) of the decision boundary is NULL;
+* a model size comes from the same lookup ``Record.params_of`` makes (own parameters
+  claim, same document, ``model_params``, any primary document), in SQL;
+* a money label is read from the sentence in Python only: NULL.
+
+Combined with SQL's three-valued AND/OR/NOT (Kleene logic), a predicate such as "exact and
+meets" is TRUE only where Python would say True and FALSE only where Python would say
+False. So ``pred IS NOT FALSE`` is a superset of the figures Python accepts, and the
+rows fetched are: the first k TRUE rows in the order ``Checker`` walks its figures (or the
+best by value), and every NULL row, which Python then decides. Counts ("5688 more primary
+figures agree") are SQL's TRUE count plus the NULL rows Python accepts.
+
+What ``Checker`` needs of each list of figures, and so what is fetched (everything else
+only ever adds figures that the verdict code reads past):
+
+* supports: the first 10 (the evidence shows 10) and their number;
+* with fewer than 10 supports: the first 10 of each kind of near figure (partial, label
+  mismatch, metric mismatch) and of the same number in another count family;
+* with none: the first 10 refuting figures and their number (every figure on exactly the
+  quantity when a point claim names a subject: they must agree among themselves), and for
+  the "unproven" text the best figure of each pool by value (or the closest), the lowest
+  and highest on the quantity, the best within a model-size condition and a second model
+  there, and the number of figures with no model size that would meet the claim;
+* with no denominator: the figures that would settle it (the first 10, the first 4 per
+  denominator) and the highest figure per denominator.
+
+Each query first drops figures that a necessary condition of every predicate it asks
+about rules out, on the stored columns alone: a value window around the claim's number,
+the denominator, the name classes. Only then are the intervals computed, and only the
+chosen figures (and the parameters claims that give their model sizes) are read in full,
+by rowid. A step asks all its questions in one query; a claim takes 4-8 queries.
+
+``tests/test_check.py`` holds the SQL columns to the Python comparison figure by figure,
+the early filters to keeping every figure Python accepts, and the verdicts to those of
+``check_loaded`` (the whole family compared in Python).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from pipeline.check import (COUNT_FAMILIES, LOWER, MAX_EVIDENCE, MISMATCH_MIN_VALUE,
+                            PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
+                            _distinctive, _model_match, _unit_key, check_loaded)
+from pipeline.link.consistency import Figure, generous_interval, rounding_interval
+from pipeline.link.keys import engine_key, model_key, norm, scope_key
+from pipeline.model import Claim
+from pipeline.report.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
+from pipeline.report.words import hw_key
+from pipeline.store import CLAIM_COLUMNS, Store
+
+_PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS)
+# what the comparison reads of a claim (the scan skips sentences and the rest)
+_NARROW = "c.rowid AS _rid, " + ", ".join(f'c."{c}"' for c in (
+    "id", "doc_id", "start", "end", "family", "value", "low", "high", "comparator", "precision",
+    "scope", "statistic", "phase", "token_kind", "model", "model_params", "hardware", "hw_count",
+    "accelerator", "engine", "concurrency", "inherited"))
+_ORDER = '_pub IS NULL, _pub, _path, "start", doc_id, "end", id'   # Checker.primaries order
+_COMPARATORS = ("=", "~", ">", ">=", "<", "<=")
+_ACTIVE = ("(c.stance IS NULL OR c.stance NOT IN ("
+           + ", ".join(f"'{s}'" for s in sorted(INERT_STANCES)) + "))")
+REL_TOL = 1e-11        # |margin| below this (relative) is left to Python
+STRICT = False         # tests: an SQL answer Python contradicts raises instead of falling back
+
+
+class Unsound(Exception):
+    """SQL decided a figure that Python decides the other way (a bug): fall back."""
+
+
+# --- SQL text helpers --------------------------------------------------------------------
+
+class _Params:
+    """Named query parameters: each value once, as $p0, $p1, ..."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+
+    def __call__(self, value: object) -> str:
+        name = f"p{len(self.values)}"
+        self.values[name] = value
+        return "$" + name
+
+
+def _d(x: float) -> str:
+    """A float literal DuckDB reads as exactly that DOUBLE (a bare 0.05 is a DECIMAL)."""
+    return f"CAST('{float(x)!r}' AS DOUBLE)"
+
+
+def _fin(x: str) -> str:
+    return f"(CASE WHEN isfinite({x}) THEN abs({x}) ELSE 0.0 END)"
+
+
+def _list(p: _Params, values: list, typ: str) -> str:
+    return f"CAST({p(list(values))} AS {typ}[])"
+
+
+def _code(col: str, classes: dict[str, list], null_code: str | None, p: _Params,
+          typ: str = "VARCHAR") -> str:
+    """A column's class from lists of its stored values; a value in no list is NULL."""
+    out = [f"CASE WHEN {col} IS NULL THEN " + (f"'{null_code}'" if null_code else "NULL")]
+    for code, values in classes.items():
+        if values:
+            out.append(f"WHEN list_contains({_list(p, values, typ)}, {col}) THEN '{code}'")
+    return " ".join(out) + " END"
+
+
+@dataclass
+class _Side:
+    """One figure in SQL: column names of its value, precision (``Figure.p``), comparator,
+    rounding interval (r0, r1), generous upper end (g1; the lower end is r0), magnitude,
+    and a flag for rows SQL cannot judge (missing or non-finite numbers)."""
+
+    v: str
+    p: str
+    cmp: str
+    r0: str
+    r1: str
+    g1: str
+    mag: str
+    bad: str
+
+
+def _cons_layers(x: str, a: Figure, b: _Side) -> list[list[str]]:
+    """``consistency.consistent(a, b)`` as columns ``x_*`` in four layers; the last is
+    ``x``: TRUE, FALSE, or NULL within REL_TOL of the boundary. ``a`` is a constant."""
+    pa = a.p
+    ra, ga = rounding_interval(a), generous_interval(a)      # ga[0] == ra[0]
+    scale = max([1.0, abs(a.value), abs(pa)] + [abs(v) for v in (*ra, *ga) if math.isfinite(v)])
+    m1 = f"({_d(pa)} - {b.p} * {_d(1.000001)})"
+    m2 = f"({b.p} - {_d(pa)} * {_d(1.000001)})"
+    tolp = f"({_d(1e-12)} * greatest(abs({_d(pa)}), abs({b.p})))"
+    tol = f"({_d(REL_TOL)} * greatest({_d(scale)}, {b.mag}))"
+    eq = "TRUE" if a.comparator == "=" else "FALSE"
+
+    def tv(m: str) -> str:
+        """m > 0 as TRUE, FALSE, or NULL when within tol of 0 (Python decides)."""
+        return (f"(CASE WHEN isnan({m}) THEN NULL WHEN {m} > {tol} THEN TRUE "
+                f"WHEN {m} < -{tol} THEN FALSE END)")
+
+    return [
+        [f"(CASE WHEN {b.bad} THEN NULL WHEN isnan({m1}) OR isnan({m2}) OR abs({m1}) <= {tolp} "
+         f"OR abs({m2}) <= {tolp} THEN NULL WHEN {m1} > 0 THEN 1 WHEN {m2} > 0 THEN 2 ELSE 3 END) "
+         f"AS {x}_br",
+         f"greatest({_d(ra[0])}, {b.r0}) AS {x}_lo"],
+        [f"(CASE {x}_br WHEN 1 THEN least({_d(ga[1])}, {b.r1}) WHEN 2 THEN least({_d(ra[1])}, {b.g1}) "
+         f"ELSE least({_d(ra[1])}, {b.r1}) END) AS {x}_hi"],
+        [f"({_d(1e-9)} * greatest({_fin(x + '_lo')}, {_fin(x + '_hi')}, {_d(1.0)})) AS {x}_eps"],
+        [f"(CASE WHEN {x}_br IS NULL THEN NULL "
+         f"WHEN {x}_br = 3 AND {eq} AND {b.cmp} = '=' THEN "
+         f"({tv(f'(({x}_hi - {x}_eps) - {x}_lo)')} OR {tv(f'({x}_eps - abs({_d(a.value)} - {b.v}))')}) "
+         f"ELSE {tv(f'({x}_hi + {x}_eps - {x}_lo)')} END) AS {x}"],
+    ]
+
+
+def _window(a: Figure) -> str:
+    """A necessary condition, on the stored columns, for consistent(a, witness of p): the
+    figure's generous interval lies within [lo - D, hi + D], D = 2|p| + 5% of its size, and
+    must reach a's generous interval (give or take far more than consistent's 1e-9), or
+    its value equals a's (consistent's strict test compares values, which need not lie
+    between low and high). A row it drops is one Python's comparison rejects; a row it
+    cannot judge passes."""
+    a0, a1 = generous_interval(a)
+    lo = "least(coalesce(c.low, c.value), coalesce(c.high, c.value))"
+    hi = "greatest(coalesce(c.low, c.value), coalesce(c.high, c.value))"
+    p = f"abs({_default_p('c.value', 'c.precision')})"
+    size = f"greatest(abs({lo}), abs({hi}))"
+    reach = f"(2 * {p} + {_d(0.05)} * {size})"
+    slack = (f"({_d(1e-6)} * ({_d(1 + abs(a.value) + sum(abs(x) for x in (a0, a1) if math.isfinite(x)))} "
+             f"+ {size} + {p} + abs(c.value)))")
+    conds = []
+    if math.isfinite(a1):
+        conds.append(f"{lo} - {reach} <= {_d(a1)} + {slack}")
+    if math.isfinite(a0):
+        conds.append(f"{hi} + {reach} >= {_d(a0)} - {slack}")
+    same = f"abs(c.value - {_d(a.value)}) <= {slack}"
+    return f"coalesce(({' AND '.join(conds) or 'TRUE'}) OR {same}, TRUE)"
+
+
+def _layer_ctes(src: str, name: str, tests: list[list[list[str]]]) -> list[str]:
+    """CTEs name1..name4 over ``src``, layer i holding layer i of every consistency test."""
+    out = []
+    for i in range(4):
+        cols = ", ".join(col for t in tests for col in t[i])
+        out.append(f"{name}{i + 1} AS (SELECT *{', ' + cols if cols else ''} FROM "
+                   f"{src if i == 0 else name + str(i)})")
+    return out
+
+
+def _default_p(value: str, precision: str) -> str:
+    """``Figure.p``: the stated precision, else 0.5 for a whole number, else NULL."""
+    return (f"(CASE WHEN {precision} IS NOT NULL THEN {precision} "
+            f"WHEN isfinite({value}) AND {value} = trunc({value}) THEN {_d(0.5)} END)")
+
+
+def _r0(cmp: str, lo: str, hi: str, p: str) -> str:
+    w = f"greatest({p}, {_d(0.05)} * greatest(abs({lo}), abs({hi})))"
+    return (f"(CASE {cmp} WHEN '>' THEN {hi} WHEN '>=' THEN {hi} - {p} "
+            f"WHEN '<' THEN {_d(-math.inf)} WHEN '<=' THEN {_d(-math.inf)} "
+            f"WHEN '~' THEN {lo} - {w} ELSE {lo} - {p} END)")
+
+
+def _r1(cmp: str, lo: str, hi: str, p: str) -> str:
+    w = f"greatest({p}, {_d(0.05)} * greatest(abs({lo}), abs({hi})))"
+    return (f"(CASE {cmp} WHEN '>' THEN {_d(math.inf)} WHEN '>=' THEN {_d(math.inf)} "
+            f"WHEN '<' THEN {lo} WHEN '<=' THEN {lo} + {p} "
+            f"WHEN '~' THEN {hi} + {w} ELSE {hi} + {p} END)")
+
+
+def _g1(cmp: str, r1: str, p: str) -> str:
+    return f"(CASE WHEN {cmp} IN ('=', '~') THEN {r1} + {p} ELSE {r1} END)"
+
+
+_BAD = ("(_pb IS NULL OR value IS NULL OR NOT isfinite(value) OR NOT isfinite(_pb) "
+        "OR NOT isfinite(coalesce(low, value)) OR NOT isfinite(coalesce(high, value)))")
+WITNESS = _Side("value", "_pb", "_cw", "_rw0", "_rw1", "_gw1", "_bmag", "_bad")
+FULL = _Side("value", "_pb", "_cf", "_rf0", "_rf1", "_gf1", "_bmag",
+             f"(_bad OR _cf NOT IN ({', '.join(repr(c) for c in _COMPARATORS)}))")
+SIZE = _Side("_psize", "_spb", "'='", "_sr0", "_sr1", "_sg1", "_smag",
+             "(_spb IS NULL OR NOT isfinite(_psize) OR NOT isfinite(_spb))")
+
+
+def _witness_fig(f: Claim) -> Figure:
+    return Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
+
+
+def _full_fig(f: Claim) -> Figure:
+    return Figure(f.value, f.low, f.high, f.comparator or "=", f.precision)
+
+
+def _finite_figure(f: Figure) -> bool:
+    xs = [f.value, f.low, f.high, f.precision]
+    return all(x is None or (isinstance(x, (int, float)) and math.isfinite(x)) for x in xs) \
+        and isinstance(f.value, (int, float)) and f.p > 0
+
+
+# --- the record the checker sees: the figures fetched so far ------------------------------
+
+class _Partial(Record):
+    """A Record holding only the claims fetched, kept in Record.load's order."""
+
+    def add(self, claims: list[Claim]) -> None:
+        for c in claims:
+            self.claims.setdefault(c.id, c)
+        items = sorted(self.claims.values(), key=lambda c: (c.doc_id, c.start, c.end, c.id))
+        self.claims = {c.id: c for c in items}
+        if hasattr(self, "_pidx"):
+            del self._pidx
+
+
+def _claim(row: tuple) -> Claim:
+    c = Claim(**dict(zip(CLAIM_COLUMNS, row)))
+    c.findings = list(c.findings or [])
+    return c
+
+
+# --- one claim checked: its SQL, its fetched figures, its counts ----------------------------
+
+class _Ctx:
+    """SQL for one query (a claim read, or its settled or positive form)."""
+
+    def __init__(self, chk: "SqlChecker", q: Query) -> None:
+        self.chk, self.q = chk, q
+        f = q.figure
+        assert f is not None
+        self.f = f
+        self.counts: dict[str, int] = {}
+        self.rows: list[Claim] | None = None
+        self.rows_by_id: dict[str, Claim] = {}
+        self.cross: list | None = None
+        self.cross_rows: list[str] | None = None
+        self.mode = "check"
+        self.cross_needed = f.family in COUNT_FAMILIES and abs(f.value) >= MISMATCH_MIN_VALUE
+        self._profiled = False
+
+    # --- what the family holds, classified by the Python key functions ------------------
+    def _profile(self) -> None:
+        if self._profiled:
+            return
+        self._profiled = True
+        f, q, store = self.f, self.q, self.chk.store
+        self.qk = model_key(f.model)
+        self.qh = hw_key(f)
+        self.qe = engine_key(f.engine)
+        self.qstat = norm(f.statistic)
+        self.qphase, self.qtk = norm(f.phase), norm(f.token_kind)
+        self.qscope = scope_key(f.scope)
+        self.soft = bool(f.inherited)
+        # the distinct stored values the key functions must classify: one scan of the family
+        sets = [("u", ("unit", "per_basis"))]
+        if self.qstat is not None or f.comparator in LOWER:
+            sets.append(("s", ("statistic",)))
+        if self.qe is not None:
+            sets.append(("e", ("engine",)))
+        if self.qphase:
+            sets.append(("ph", ("phase",)))
+        if self.qtk:
+            sets.append(("tk", ("token_kind",)))
+        if f.concurrency is not None:
+            sets.append(("c", ("concurrency",)))
+        if self.qh is not None:
+            sets.append(("h", ("hardware", "hw_count", "accelerator")))
+        cols = [c for _, cs in sets for c in cs]
+        masks = {sum(1 << (len(cols) - 1 - i) for i, c in enumerate(cols) if c not in cs): k
+                 for k, cs in sets}
+        masks[(1 << len(cols)) - 1] = "bad"
+        _, rows = store.query(
+            f"SELECT grouping_id({', '.join(cols)}), {', '.join(cols)}, count(*) FILTER (WHERE "
+            "value IS NULL OR isnan(value)) FROM claims WHERE family = $fam GROUP BY GROUPING "
+            f"SETS ({', '.join('(' + ', '.join(cs) + ')' for _, cs in sets)}, ())",
+            {"fam": f.family})
+        got: dict[str, list[dict]] = {}
+        for r in rows:
+            got.setdefault(masks[r[0]], []).append(dict(zip(cols + ["bad"], r[1:])))
+        if got["bad"][0]["bad"]:
+            raise _Fallback("values SQL cannot order as Python does")
+        self.need_models = (self.qk is not None or q.size is not None
+                            or bool(self.cross_needed and f.model))
+        self.models = []
+        if self.need_models:
+            mfams = {f.family, "parameters"} | (COUNT_FAMILIES if self.cross_needed and f.model
+                                                else set())
+            _, mrows = store.query("SELECT DISTINCT model FROM claims WHERE list_contains("
+                                   "CAST($f AS VARCHAR[]), family) AND model IS NOT NULL",
+                                   {"f": sorted(mfams)})
+            self.models = [r[0] for r in mrows]
+        uk = _unit_key(f)
+        self.units = [(r["unit"], r["per_basis"]) for r in got.get("u", [])
+                      if _unit_key(Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0,
+                                         family=f.family, unit=r["unit"],
+                                         per_basis=r["per_basis"])) == uk]
+
+        def vals(k: str, col: str) -> list:
+            return [r[col] for r in got.get(k, []) if r[col] is not None]
+        self.stats, self.engines = vals("s", "statistic"), vals("e", "engine")
+        self.phases, self.tks = vals("ph", "phase"), vals("tk", "token_kind")
+        self.concs = vals("c", "concurrency")
+        self.hws = [(r["hardware"], r["hw_count"], r["accelerator"]) for r in got.get("h", [])]
+
+    # --- the candidate relation ---------------------------------------------------------
+    def relation(self, p: _Params, names: list[str] | None = None, cross: bool = False,
+                 early: bool = True) -> str:
+        """WITH ... cand AS (...): the figures ``Checker._candidates`` walks (with ``cross``:
+        those ``_cross_family`` walks), each part of ``Checker.compare`` a three-valued
+        column. ``names``: the predicates the query asks about; figures for which a
+        necessary condition of every one of them is FALSE are dropped early (unless not
+        ``early``: the tests compare every figure's columns with Python)."""
+        self._profile()
+        f, q, chk = self.f, self.q, self.chk
+        ctes: list[str] = []
+        joins = ""
+        soft = f"({'TRUE' if self.soft else 'FALSE'} OR coalesce(b.inherited, FALSE))"
+        if self.need_models:
+            raws = self.models
+            keys = [model_key(r) for r in raws]
+            codes = ["none" if k is None else ("ok" if self.qk is not None and _model_match(self.qk, k)
+                                               else "bad") for k in keys]
+            fkey = model_key(f.model)
+            eqs = [k == fkey for k in keys]
+            # a last row of NULLs gives the lists their types even when empty; NULL never joins
+            ctes.append(f"mm AS (SELECT unnest({_list(p, raws + [None], 'VARCHAR')}) AS raw, "
+                        f"unnest({_list(p, keys + [None], 'VARCHAR')}) AS key, "
+                        f"unnest({_list(p, codes + [None], 'VARCHAR')}) AS code, "
+                        f"unnest({_list(p, eqs + [None], 'BOOLEAN')}) AS eq)")
+            joins += " LEFT JOIN mm cm ON cm.raw = b.model"
+        primary = "d.role = 'primary'"
+        if chk.extra_primary:
+            primary = (f"({primary} OR list_contains("
+                       f"{_list(p, sorted(chk.extra_primary), 'VARCHAR')}, d.id))")
+        if cross:
+            where = (f"list_contains({_list(p, sorted(COUNT_FAMILIES - {f.family}), 'VARCHAR')}, "
+                     "c.family)")
+        else:
+            conds = [f"(c.unit IS NOT DISTINCT FROM CAST({p(u)} AS VARCHAR) AND c.per_basis "
+                     f"IS NOT DISTINCT FROM CAST({p(b)} AS VARCHAR))" for u, b in self.units]
+            where = f"c.family = {p(f.family)} AND ({' OR '.join(conds) or 'FALSE'})"
+        windows = ([_witness_fig(f)] if cross else self.windows(names or [])) if early else None
+        if windows:
+            where += " AND (" + " OR ".join(_window(a) for a in windows) + ")"
+        if not cross and names and self.qscope is not None and all(n in self.SCOPE_OK for n in names):
+            # each predicate asked needs the same denominator (or, outside the throughput
+            # families, none stated): a filter the scan applies itself
+            said = f"c.scope = CAST({p(self.qscope)} AS VARCHAR)"
+            if f.family not in SCOPED_FAMILIES:
+                said = f"({said} OR c.scope IS NULL OR c.scope IN ('', 'unspecified'))"
+            where += f" AND {said}"
+        ctes.append(f"base AS (SELECT {_NARROW}, d.published AS _pub, d.path AS _path FROM claims c "
+                    f"JOIN documents d ON d.id = c.doc_id WHERE {where} AND {primary} "
+                    f"AND {_ACTIVE})")
+        same = [] if abs(f.value) < MISMATCH_MIN_VALUE else _cons_layers("_cs", _witness_fig(f), WITNESS)
+        same_sql = "FALSE" if not same else f"(abs(value) >= {_d(MISMATCH_MIN_VALUE)} AND _cs)"
+        if cross:
+            meq = "TRUE"
+            if f.model:
+                meq = "(CASE WHEN b.model IS NULL THEN " + ("TRUE" if model_key(f.model) is None
+                                                              else "FALSE") + " ELSE cm.eq END)"
+            ctes.append(f"c1 AS (SELECT b.*, {meq} AS _meq FROM base b{joins})")
+            ctes += self._arith("c1", [same] if same else [])
+            ctes.append(f"cand AS (SELECT *, {same_sql} AND _meq AS _cross FROM k4)")
+            return "WITH " + ",\n".join(ctes)
+        cols: list[str] = []
+        # model
+        if self.qk is not None:
+            mc = "(CASE WHEN b.model IS NULL THEN 'none' ELSE cm.code END)"
+            cols += [f"({mc} = 'none' OR ({mc} = 'bad' AND {soft})) AS o_model",
+                     f"({mc} = 'bad' AND NOT {soft}) AS d_model"]
+        else:
+            cols += ["FALSE AS o_model", "FALSE AS d_model"]
+        # hardware
+        if self.qh is not None and not self.hws:
+            cols += ["NULL::BOOLEAN AS o_hw", "NULL::BOOLEAN AS d_hw", "NULL::BOOLEAN AS o_hwc"]
+        elif self.qh is not None:
+            classes: dict[str, list] = {}
+            for hw, n, acc in self.hws:
+                ph = hw_key(Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0,
+                                  family="", unit="", hardware=hw, hw_count=n, accelerator=acc))
+                qh = self.qh
+                if ph is None:
+                    code = "open"
+                elif qh[1] != ph[1] or (qh[0] is not None and ph[0] is not None and qh[0] != ph[0]):
+                    code = "bad"
+                elif qh[0] is not None and ph[0] is None:
+                    code = "count"
+                else:
+                    code = "ok"
+                classes.setdefault(code, []).append((hw, n, acc))
+            order = [(c, t) for c in classes for t in classes[c]]
+            ctes.append("hm AS (SELECT unnest({}) AS h, unnest({}) AS n, unnest({}) AS a, "
+                        "unnest({}) AS code)".format(
+                            _list(p, [t[0] for _, t in order], "VARCHAR"),
+                            _list(p, [t[1] for _, t in order], "BIGINT"),
+                            _list(p, [t[2] for _, t in order], "VARCHAR"),
+                            _list(p, [c for c, _ in order], "VARCHAR")))
+            joins += (" LEFT JOIN hm ON hm.h IS NOT DISTINCT FROM b.hardware AND hm.n IS NOT "
+                      "DISTINCT FROM b.hw_count AND hm.a IS NOT DISTINCT FROM b.accelerator")
+            cols += [f"(hm.code = 'open' OR (hm.code = 'bad' AND {soft})) AS o_hw",
+                     f"(hm.code = 'bad' AND NOT {soft}) AS d_hw",
+                     "(hm.code = 'count') AS o_hwc"]
+        else:
+            cols += ["FALSE AS o_hw", "FALSE AS d_hw", "FALSE AS o_hwc"]
+        # engine, statistic: open when the figure leaves them out
+        for name, qv, col, values, key in (
+                ("eng", self.qe, "b.engine", self.engines, engine_key),
+                ("stat", self.qstat, "b.statistic", self.stats, norm)):
+            if qv is None:
+                cols += [f"FALSE AS o_{name}", f"FALSE AS d_{name}"]
+                continue
+            cl: dict[str, list] = {"ok": [], "none": [], "bad": []}
+            for v in values:
+                k = key(v)
+                cl["none" if k is None else ("ok" if k == qv else "bad")].append(v)
+            code = _code(col, cl, "none", p)
+            cols += [f"(({code}) = 'none') AS o_{name}", f"(({code}) = 'bad') AS d_{name}"]
+        if f.concurrency is not None:
+            a = f.concurrency
+            cl = {"ok": [], "bad": []}
+            for v in self.concs:
+                cl["ok" if abs(a - v) <= 1e-6 * max(abs(a), abs(v), 1) else "bad"].append(v)
+            code = _code("b.concurrency", cl, "none", p, "DOUBLE")
+            cols += [f"(({code}) = 'none') AS o_conc", f"(({code}) = 'bad') AS d_conc"]
+        else:
+            cols += ["FALSE AS o_conc", "FALSE AS d_conc"]
+        for name, qv, col, values in (("phase", self.qphase, "b.phase", self.phases),
+                                      ("tk", self.qtk, "b.token_kind", self.tks)):
+            if not qv:
+                cols.append(f"FALSE AS d_{name}")
+                continue
+            cl = {"same": [], "bad": []}
+            for v in values:
+                k = norm(v)
+                cl["bad" if (k and k != qv) else "same"].append(v)
+            cols.append(f"(({_code(col, cl, 'same', p)}) = 'bad') AS d_{name}")
+        # money label: read from the sentence, in Python
+        if q.label is None:
+            cols += ["FALSE AS o_label", "FALSE AS d_label"]
+        elif f.family != "money":
+            cols += ["TRUE AS o_label", "FALSE AS d_label"]
+        else:
+            cols += ["NULL::BOOLEAN AS o_label", "NULL::BOOLEAN AS d_label"]
+        # scope
+        if self.qscope is None:
+            cols.append("'free' AS _sc")
+        else:
+            unsaid = "'open'" if f.family in SCOPED_FAMILIES else "'free'"
+            cols.append(f"(CASE WHEN b.scope IS NULL OR b.scope IN ('', 'unspecified') THEN {unsaid} "
+                        f"WHEN b.scope = CAST({p(self.qscope)} AS VARCHAR) THEN 'same' "
+                        f"ELSE 'differs' END) AS _sc")
+        # the figure's statistic is a peak (a bound, like "up to")
+        peak = "FALSE"
+        if f.comparator in LOWER:
+            cl = {"peak": [v for v in self.stats if norm(v) in PEAK_STATS],
+                  "no": [v for v in self.stats if norm(v) not in PEAK_STATS]}
+            peak = f"(({_code('b.statistic', cl, 'no', p)}) = 'peak')"
+        cols.append(f"(b.comparator IN ('<', '<=') OR {peak}) AS _isbound")
+        # model size: Record.params_of in SQL (the figure's own parameters claim, else one
+        # on its model in its document, else its model_params, else one in a primary
+        # document; the first by implied, inherited, start, then Record.load's order)
+        if q.size is not None:
+            ctes.append(
+                "prm AS (SELECT c.doc_id, k.key, c.value, c.precision, c.implied, c.inherited, "
+                f"c.start, c.\"end\", c.id, coalesce({primary}, FALSE) AS prim "
+                "FROM claims c JOIN mm k ON k.raw = c.model LEFT JOIN documents d ON d.id = c.doc_id "
+                f"WHERE c.family = 'parameters' AND {_ACTIVE} AND k.key IS NOT NULL)")
+            ctes.append("sd AS (SELECT doc_id, key, arg_min({'v': value, 'p': precision}, "
+                        "{'a': implied, 'b': inherited, 's': start, 'e': \"end\", 'i': id}) AS best "
+                        "FROM prm GROUP BY doc_id, key)")
+            ctes.append("aw AS (SELECT key, arg_min({'v': value, 'p': precision}, "
+                        "{'a': implied, 'b': inherited, 's': start, 'd': doc_id, 'e': \"end\", "
+                        "'i': id}) AS best FROM prm WHERE prim GROUP BY key)")
+            joins += (" LEFT JOIN sd ON sd.doc_id = b.doc_id AND sd.key = cm.key"
+                      " LEFT JOIN aw ON aw.key = cm.key")
+            own = "(b.family = 'parameters' AND coalesce(b.model, '') <> '')"
+            mp = "(b.model_params IS NOT NULL AND b.model_params <> 0)"
+            cols += [
+                "(b.model IS NULL OR cm.raw IS NOT NULL) AS _pknown",
+                f"CASE WHEN {own} THEN b.value WHEN cm.key IS NULL THEN "
+                f"(CASE WHEN {mp} THEN b.model_params END) WHEN sd.best IS NOT NULL THEN sd.best.v "
+                f"WHEN {mp} THEN b.model_params WHEN aw.best IS NOT NULL THEN aw.best.v END AS _psize",
+                f"CASE WHEN {own} THEN b.precision WHEN cm.key IS NULL THEN NULL "
+                f"WHEN sd.best IS NOT NULL THEN sd.best.p WHEN {mp} THEN NULL "
+                f"WHEN aw.best IS NOT NULL THEN aw.best.p END AS _pprec"]
+            osize = "(CASE WHEN _pknown THEN _psize IS NULL END)"
+        else:
+            osize = "FALSE"
+        ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
+        ctes.append(
+            f"c2 AS (SELECT *, {osize} AS o_size, "
+            "(o_model OR o_hw OR o_hwc OR o_eng OR o_conc OR o_stat OR o_label) AS _open0, "
+            "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_phase OR d_tk OR d_label) AS _diff0 "
+            "FROM c1)")
+        need = self.necessary(names) if early else "TRUE"
+        ctes.append(f"c3 AS (SELECT * FROM c2 WHERE ({need}) IS NOT FALSE)")
+        # the numbers
+        full = _full_fig(f)
+        tests = [_cons_layers("_cm", full, WITNESS), _cons_layers("_cq", full, FULL)]
+        src = "c3"
+        if q.size is not None:
+            ctes.append(f"s1 AS (SELECT *, {_default_p('_psize', '_pprec')} AS _spb FROM c3)")
+            ctes.append("s2 AS (SELECT *, _psize - _spb AS _sr0, _psize + _spb AS _sr1, "
+                        "_psize + _spb + _spb AS _sg1, "
+                        f"greatest({_fin('_psize')}, {_fin('_spb')}) AS _smag FROM s1)")
+            tests.append(_cons_layers("_cz", q.size, SIZE))
+            src = "s2"
+            dsize = "(CASE WHEN _pknown THEN (CASE WHEN _psize IS NULL THEN FALSE ELSE NOT _cz END) END)"
+        else:
+            dsize = "FALSE"
+        if same:
+            tests.append(same)
+        ctes += self._arith(src, tests)
+        bound = "_isbound" if f.comparator in LOWER else "TRUE"
+        ctes.append(
+            f"c4 AS (SELECT *, {dsize} AS d_size, _cm AS _meets, (NOT _cq AND {bound}) AS _refutes, "
+            f"{same_sql} AS _same FROM k4)")
+        ctes.append(
+            "cand AS (SELECT *, (_open0 OR o_size) AS _open, (_diff0 OR d_size) AS _diff, "
+            "(NOT (_open0 OR o_size) AND NOT (_diff0 OR d_size) AND _sc IN ('same', 'free')) "
+            "AS _exact FROM c4)")
+        return "WITH " + ",\n".join(ctes)
+
+    @staticmethod
+    def _arith(src: str, tests: list[list[list[str]]]) -> list[str]:
+        """Rounding intervals of the figures, then the consistency tests, as CTEs b1..k4."""
+        return [
+            f"b1 AS (SELECT *, {_default_p('value', 'precision')} AS _pb, "
+            "least(coalesce(low, value), coalesce(high, value)) AS _blo, "
+            "greatest(coalesce(low, value), coalesce(high, value)) AS _bhi, "
+            "CASE WHEN comparator = '~' THEN '~' ELSE '=' END AS _cw, "
+            f"coalesce(nullif(comparator, ''), '=') AS _cf FROM {src})",
+            f"b2 AS (SELECT *, {_BAD} AS _bad, "
+            f"greatest({_fin('value')}, {_fin('_blo')}, {_fin('_bhi')}, {_fin('_pb')}) AS _bmag, "
+            f"{_r0('_cw', '_blo', '_bhi', '_pb')} AS _rw0, {_r1('_cw', '_blo', '_bhi', '_pb')} AS _rw1, "
+            f"{_r0('_cf', '_blo', '_bhi', '_pb')} AS _rf0, {_r1('_cf', '_blo', '_bhi', '_pb')} AS _rf1 "
+            "FROM b1)",
+            f"b3 AS (SELECT *, {_g1('_cw', '_rw1', '_pb')} AS _gw1, "
+            f"{_g1('_cf', '_rf1', '_pb')} AS _gf1 FROM b2)",
+        ] + _layer_ctes("b3", "k", tests)
+
+    # necessary conditions, on the name and scope columns alone, of each predicate
+    NEEDS = {
+        "supports": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
+        "contradicts": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
+        "exact": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
+        "pool": "NOT _open0 AND NOT _diff0 AND _sc IN ('same', 'free')",
+        "inside": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
+        "same_model": "NOT d_model AND NOT o_model AND _sc IN ('same', 'free')",
+        "scope_ok": "_sc IN ('same', 'free')",
+        "unknown": "o_size",
+        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
+                  "(d_model OR d_hw OR d_eng OR d_conc OR d_stat)",
+        "by_scope": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
+                    "(d_model OR d_hw OR d_eng)",
+        "near_mismatch": "NOT (d_model OR d_hw OR d_eng)",
+        "near_label": "NOT (d_model OR d_hw OR d_eng)",
+        "near_partial": "NOT (d_model OR d_hw OR d_eng)",
+    }
+
+    SCOPE_OK = frozenset({"supports", "contradicts", "exact", "pool", "inside", "same_model",
+                          "scope_ok"})
+
+    def necessary(self, names: list[str] | None) -> str:
+        if not names:
+            return "TRUE"
+        return " OR ".join(f"({self.NEEDS[n]})" for n in names)
+
+    # --- the predicates Checker applies, as SQL over cand --------------------------------
+    PRED = {
+        "supports": "_exact AND _meets",
+        "contradicts": "_exact AND _refutes",
+        "exact": "_exact",
+        "unknown": "o_size AND _meets",
+        "pool": "_sc IN ('same', 'free') AND NOT _open0 AND NOT _diff0",
+        "same_model": "_sc IN ('same', 'free') AND NOT d_model AND NOT o_model",
+        "scope_ok": "_sc IN ('same', 'free')",
+        "inside": "_sc IN ('same', 'free') AND NOT _open0 AND NOT _diff0 AND NOT o_size "
+                  "AND NOT d_size",
+        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND _meets AND NOT "
+                  "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_size)",
+        "by_scope": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
+                    "(d_model OR d_hw OR d_eng OR d_size)",
+    }
+    _GATE = "NOT _exact AND NOT (d_model OR d_hw OR d_eng)"
+    _MIS = "(_sc = 'differs' AND NOT _diff AND _same)"
+    _LAB = "(d_label OR (o_label AND NOT _diff))"
+    PRED["near_mismatch"] = f"{_GATE} AND {_MIS}"
+    PRED["near_label"] = f"{_GATE} AND NOT {_MIS} AND _meets AND {_LAB}"
+    PRED["near_partial"] = (f"{_GATE} AND NOT {_MIS} AND _meets AND NOT {_LAB} AND NOT _diff "
+                            "AND _open AND _sc IN ('same', 'free', 'open') AND NOT o_model")
+
+    # predicates that hold only where the figure's value meets the claim ("full") or has
+    # its number ("point"): their query reads only figures in that value window
+    WINDOW = {"supports": "full", "unknown": "full", "settle": "full", "near_label": "full",
+              "near_partial": "full", "near_mismatch": "point"}
+
+    def windows(self, names: list[str]) -> list[Figure] | None:
+        if any(n not in self.WINDOW for n in names):
+            return None
+        figs = {"full": _full_fig(self.f), "point": _witness_fig(self.f)}
+        return [figs[k] for k in sorted({self.WINDOW[n] for n in names})]
+
+    # Python versions, on Checker.compare's result (the same tests, read off _Cmp)
+    @staticmethod
+    def py(name: str, c: _Cmp, chk: "SqlChecker", q: Query) -> bool:
+        ok_scope = c.scope in ("same", "free")
+        if name == "supports":
+            return c.exact and c.meets
+        if name == "contradicts":
+            return c.exact and c.refutes
+        if name == "exact":
+            return c.exact
+        if name == "unknown":
+            return "model size" in c.open and c.meets
+        if name == "pool":
+            return ok_scope and not (set(c.differs) - {"model size"}) \
+                and not (set(c.open) - {"model size"})
+        if name == "same_model":
+            return ok_scope and "model" not in c.differs and "model" not in c.open
+        if name == "scope_ok":
+            return ok_scope
+        if name == "inside":
+            return _Ctx.py("pool", c, chk, q) and "model size" not in c.differs \
+                and "model size" not in c.open
+        if name == "settle":
+            return scope_key(c.claim.scope) is not None and c.meets and not (
+                {"model", "hardware", "engine", "concurrency", "statistic", "model size"}
+                & set(c.differs))
+        if name == "by_scope":
+            return scope_key(c.claim.scope) is not None and not (
+                {"model", "hardware", "engine", "model size"} & set(c.differs))
+        if name.startswith("near_"):
+            got = chk._near_kind(q, c)
+            return got == {"near_mismatch": "mismatch", "near_label": "label_mismatch",
+                           "near_partial": "partial"}[name]
+        raise KeyError(name)
+
+    # --- fetching ------------------------------------------------------------------------
+    def select(self, specs: list[tuple]) -> list[tuple]:
+        """One query for several asks, each (kind, predicate, arg, partition):
+
+        * ("first", name, k, part): the first k TRUE figures in Checker's order (per part;
+          k None: all), with the TRUE count;
+        * ("best", name, mode, part): the figure Checker's max / min / closest (mode) would
+          pick among the TRUE ones (per part);
+        * ("two", name, None, None): TRUE figures of two different named models;
+
+        and for each, every NULL figure (that could be or beat those). Rows are
+        (rowid, id, doc_id, model, flag per ask..., TRUE count per ask...)."""
+        p = _Params()
+        rel = self.relation(p, sorted({sp[1] for sp in specs}))
+        f = self.f
+        flags, wins, keeps = [], [], []
+        aggs: dict[str | None, list[str]] = {None: []}   # per partition (DuckDB's windowed
+        for i, (kind, name, arg, part) in enumerate(specs):   # FILTER aggregates are slow)
+            pred = self.PRED[name]
+            if kind == "two":
+                pred = f"({pred}) AND coalesce(model, '') <> ''"
+            flags.append(f"({pred}) AS _f{i}")
+            by = f"{part}, " if part else ""
+            aggs[None].append(f"count(*) FILTER (WHERE _f{i}) AS _n{i}")
+            if kind == "first":
+                if arg is None:
+                    keeps.append(f"_f{i} IS NOT FALSE")
+                    continue
+                wins.append(f"row_number() OVER (PARTITION BY {by}_f{i} ORDER BY {_ORDER}) AS _w{i}")
+                keeps.append(f"_f{i} IS NULL OR (_f{i} AND _w{i} <= {arg})")
+            elif kind == "two":
+                wins.append(f"row_number() OVER (PARTITION BY model, _f{i} ORDER BY {_ORDER}) AS _w{i}")
+                wins.append(f"dense_rank() OVER (PARTITION BY _f{i} ORDER BY model) AS _v{i}")
+                keeps.append(f"_f{i} IS NULL OR (_f{i} AND _w{i} = 1 AND _v{i} <= 2)")
+            else:
+                if arg == "closest":
+                    fv = _d(f.value)
+                    key = (f"(CASE WHEN {fv} > 0 AND value > 0 THEN abs(ln({fv} / value)) "
+                           f"ELSE abs({fv} - value) END)")
+                else:
+                    key = "value"
+                agg, direction = ("max", "DESC") if arg == "max" else ("min", "ASC")
+                aggs.setdefault(part, []).append(f"{agg}({key}) FILTER (WHERE _f{i}) AS _t{i}")
+                wins.append(f"row_number() OVER (PARTITION BY {by}_f{i} ORDER BY {key} "
+                            f"{direction}, {_ORDER}) AS _w{i}")
+                if arg == "closest":
+                    # Python's distances may differ from SQL's in the last bits: keep ties
+                    near = f"{key} <= _t{i} + {_d(1e-9)} * (1 + _t{i})"
+                    keeps.append(f"(_f{i} AND {near}) OR (_f{i} IS NULL AND (_t{i} IS NULL OR {near}))")
+                else:
+                    cmp = ">=" if arg == "max" else "<="
+                    keeps.append(f"(_f{i} AND _w{i} = 1) OR "
+                                 f"(_f{i} IS NULL AND (_t{i} IS NULL OR {key} {cmp} _t{i}))")
+        n = len(specs)
+        any_ = " OR ".join(f"_f{i} IS NOT FALSE" for i in range(n))
+        ctes = [f"t AS (SELECT _rid, id, doc_id, model, value, scope, _pub, _path, \"start\", "
+                f"\"end\", {', '.join(flags)} FROM cand WHERE {any_})",
+                f"a0 AS (SELECT {', '.join(aggs[None])} FROM t)"]
+        joins = " CROSS JOIN a0"
+        for j, (part, cols) in enumerate((k, v) for k, v in aggs.items() if k is not None):
+            ctes.append(f"a{j + 1} AS (SELECT {part} AS _p, {', '.join(cols)} FROM t GROUP BY {part})")
+            joins += f" LEFT JOIN a{j + 1} ON a{j + 1}._p IS NOT DISTINCT FROM t.{part}"
+        win = (", " + ", ".join(wins)) if wins else ""
+        sql = (f"{rel},\n" + ",\n".join(ctes) + ",\n"
+               f"u AS (SELECT *{win} FROM t{joins})\n"
+               f"SELECT _rid, id, doc_id, model, {', '.join(f'_f{i}' for i in range(n))}, "
+               f"{', '.join(f'_n{i}' for i in range(n))} FROM u WHERE "
+               + " OR ".join(f"({k})" for k in keeps))
+        _, rows = self.chk.store.query(sql, p.values)
+        return rows
+
+    def resolve(self, asked: list[tuple[list[tuple], list[tuple]]]) -> dict[str, int]:
+        """Fetch the figures of several ``select`` answers at once, let Python decide the
+        NULL ones, and count: for each "first" ask, TRUE rows + NULL rows Python accepts."""
+        metas = {r[1]: r[:4] for rows, _ in asked for r in rows}
+        self.chk.fetch(list(metas.values()))
+        counts: dict[str, int] = {}
+        cmps: dict[str, _Cmp] = {}
+        for rows, specs in asked:
+            n = len(specs)
+            for i, (kind, name, _, _) in enumerate(specs):
+                certain = accepted = 0
+                for r in rows:
+                    flag = r[4 + i]
+                    if flag is False:
+                        continue
+                    c = self.chk.record.claims[r[1]]
+                    self.rows_by_id[c.id] = c
+                    if c.id not in cmps:
+                        cmps[c.id] = self.chk.compare(self.q, c)
+                    py = self.py(name, cmps[c.id], self.chk, self.q)
+                    if flag is True:
+                        if not py:
+                            self.chk.unsound(f"{name}: SQL TRUE, Python False for {c.id}")
+                        certain = r[4 + n + i]
+                    elif py:
+                        accepted += 1
+                if kind == "first":
+                    counts[name] = max(counts.get(name, 0), certain + accepted)
+        return counts
+
+    def table(self, names: list[str], early: bool = True) -> dict[str, tuple]:
+        """{claim id: flag of each predicate} for the figures the query for ``names`` reads
+        (with ``early``) or for every candidate; ``names == ["cross"]``: the cross-family
+        relation. The tests hold these to Python's comparison."""
+        p = _Params()
+        if names == ["cross"]:
+            rel, flags = self.relation(p, cross=True, early=early), "_cross"
+        else:
+            rel = self.relation(p, names, early=early)
+            flags = ", ".join(f"({self.PRED[n]})" for n in names)
+        _, rows = self.chk.store.query(f"{rel}\nSELECT id, {flags} FROM cand", p.values)
+        return {r[0]: r[1:] for r in rows}
+
+    # --- what Checker will ask for -----------------------------------------------------
+    def candidates(self, mode: str) -> list[Claim]:
+        if self.rows is None:
+            self.rows_by_id: dict[str, Claim] = {}
+            if mode == "unscoped":
+                self._load_unscoped()
+            else:
+                self._load_check()
+            self.rows = self.chk.in_order(list(self.rows_by_id.values()))
+        return self.rows
+
+    def _ask(self, *specs: tuple) -> tuple[list[tuple], list[tuple]]:
+        return (self.select(list(specs)), list(specs))
+
+    def _load_check(self) -> None:
+        f, q = self.f, self.q
+        n_sup = self.resolve([self._ask(("first", "supports", MAX_EVIDENCE, None))])["supports"]
+        self.counts["supports"] = n_sup
+        if n_sup >= MAX_EVIDENCE:
+            return              # the evidence is the first ten supports; the text counts them
+        asks = [("first", "near_mismatch", MAX_EVIDENCE, None),
+                ("first", "near_label", MAX_EVIDENCE, None),
+                ("first", "near_partial", MAX_EVIDENCE, None)]
+        batch = []
+        if n_sup == 0:
+            subject = f.model or f.hardware or f.accelerator
+            if f.comparator in UPPER or (subject and f.comparator in LOWER):
+                asks.append(("first", "contradicts", MAX_EVIDENCE, None))
+            elif subject:
+                # a point claim: the figures on exactly the quantity must agree among themselves
+                asks += [("first", "exact", None, None), ("first", "contradicts", None, None)]
+            if subject:
+                asks += [("first", "exact", 2, None), ("first", "contradicts", 2, None)]
+            if q.size is not None:
+                asks.append(("first", "unknown", 1, None))
+            # the unproven text: the best figure of each pool, the ends of the quantity,
+            # the best within the size condition and a second model there
+            mode = "max" if f.comparator not in UPPER else "min"
+            if f.comparator not in LOWER and f.comparator not in UPPER:
+                mode = "closest"
+            bests = [("best", name, mode, None) for name in ("pool", "same_model", "scope_ok")]
+            if subject:
+                bests += [("best", "exact", "min", None), ("best", "exact", "max", None)]
+            if q.size is not None:
+                bests += [("best", "inside", "max" if f.comparator not in UPPER else "min", None),
+                          ("two", "inside", None, None)]
+            batch.append(self._ask(*bests))
+        batch.insert(0, self._ask(*asks))
+        got = self.resolve(batch + self._cross_batch())
+        for kind in ("contradicts", "unknown"):
+            if kind in got:
+                self.counts[kind] = got[kind]
+
+    def _load_unscoped(self) -> None:
+        f = self.f
+        asks = []
+        if not (f.model is None and f.hardware is None and not _distinctive(f)):
+            asks += [("first", "settle", MAX_EVIDENCE, None), ("first", "settle", 4, "scope")]
+        # Checker fills its dict per denominator in walking order, then keeps the highest
+        asks += [("first", "by_scope", 1, "scope"), ("best", "by_scope", "max", "scope")]
+        self.resolve([self._ask(*asks)] + self._cross_batch())
+
+    def _cross_batch(self) -> list[tuple[list[tuple], list[tuple]]]:
+        """The same number in another count family (read with the step that needs it)."""
+        if not self.cross_needed or self.cross_rows is not None:
+            return []
+        p = _Params()
+        rel = self.relation(p, cross=True)
+        sql = (f"{rel}\nSELECT _rid, id, doc_id, model FROM cand WHERE _cross IS NOT FALSE "
+               f"QUALIFY _cross IS NULL OR row_number() OVER (PARTITION BY _cross "
+               f"ORDER BY {_ORDER}) <= {MAX_EVIDENCE}")
+        _, rows = self.chk.store.query(sql, p.values)
+        self.cross_rows = [r[1] for r in rows]
+        return [(rows, [])]
+
+    def cross_claims(self) -> list[Claim]:
+        if self.cross_rows is None:
+            self.resolve(self._cross_batch())
+        return self.chk.in_order([self.chk.record.claims[i] for i in self.cross_rows])
+
+
+class SqlChecker(Checker):
+    """``Checker`` over the warehouse: the figures it compares are chosen in SQL."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(_Partial(db_path=str(store.path)))
+        self.store = store
+        self._stack: list[_Ctx] = []
+        self._pairs: set[tuple[str, str]] = set()     # parameters claims fetched for
+        self._keys: set[str] = set()
+        self._param_models: list[str] | None = None
+        self.extra_primary: set[str] = set()
+        self._roles: dict[str, tuple[str, str]] = {}
+        self._infer_roles()
+
+    # --- documents whose role was never set: inferred as Record.load does -------------
+    def _infer_roles(self) -> None:
+        _, rows = self.store.query(f"SELECT {_DOC_COLS} FROM documents WHERE role = 'unknown' "
+                                   "AND role_source IS NULL ORDER BY path, id")
+        if not rows:
+            return
+        rec = Record(db_path=str(self.store.path))
+        for r in rows:
+            d = DocInfo(*r[:10])
+            d.published = _date(d.published)
+            rec.docs[d.id] = d
+        rec._infer_missing_roles(self.store, all_claims=False)
+        for d in rec.docs.values():
+            self._roles[d.id] = (d.role, d.role_source)
+            if d.role == "primary":
+                self.extra_primary.add(d.id)
+
+    # --- the record grows as figures are fetched ---------------------------------------
+    def fetch(self, meta: list[tuple]) -> list[Claim]:
+        """The claims of these (rowid, id, doc_id, model) rows, in this order: read in full
+        once, with their documents and the parameters claims ``Record.params_of`` would
+        take for them."""
+        rec = self.record
+        new = [m for m in meta if m[1] not in rec.claims]
+        if new:
+            rowids = {m[0] for m in new}
+            pairs = {(m[2], k) for m in new if (k := model_key(m[3])) is not None}
+            rowids |= self._param_rows(pairs - self._pairs, {k for _, k in pairs} - self._keys)
+            self._pairs |= pairs
+            self._keys |= {k for _, k in pairs}
+            _, rows = self.store.query(f"SELECT {_PLAIN_COLS} FROM claims WHERE rowid IN "
+                                       "(SELECT unnest(CAST($r AS BIGINT[])))",
+                                       {"r": sorted(rowids)})
+            claims = [c for c in map(_claim, rows) if c.id not in rec.claims]
+            want = {c.doc_id for c in claims} - set(rec.docs)
+            if want:
+                _, drows = self.store.query(f"SELECT {_DOC_COLS} FROM documents WHERE id IN "
+                                            "(SELECT unnest(CAST($ids AS VARCHAR[])))",
+                                            {"ids": sorted(want)})
+                for r in drows:
+                    d = DocInfo(*r[:10])
+                    d.published = _date(d.published)
+                    if d.id in self._roles:
+                        d.role, d.role_source = self._roles[d.id]
+                    rec.docs[d.id] = d
+            rec.add(claims)
+        return [rec.claims[m[1]] for m in meta]
+
+    def _param_rows(self, pairs: set[tuple[str, str]], keys: set[str]) -> set[int]:
+        """Rowids of the parameters claims ``Record.params_of`` picks for figures in these
+        (document, model key) pairs: the first active one on the key in that document,
+        and the first in any primary document, by (implied, inherited, start) over
+        Record.load's order. Names are narrowed in SQL: a key's digits appear in its stored
+        name in the same order (model_key only drops, lowercases and respaces
+        characters), so LIKE '%5%5%2%'."""
+        if not pairs and not keys:
+            return set()
+        p = _Params()
+        docs = sorted({d for d, _ in pairs})
+        conds = [f"c.doc_id IN (SELECT unnest({_list(p, docs, 'VARCHAR')}))"] if docs else []
+        pats = set()
+        for k in keys:
+            digits = re.sub(r"[^0-9]", "", k)
+            pats.add("%" + "%".join(digits) + "%" if digits else "%")
+        if "%" in pats or len(pats) > 16:
+            # many keys, or one without digits: classify every stored name once
+            if self._param_models is None:
+                _, mrows = self.store.query("SELECT DISTINCT model FROM claims WHERE "
+                                            "family = 'parameters' AND model IS NOT NULL")
+                self._param_models = [r[0] for r in mrows]
+            raws = [m for m in self._param_models if model_key(m) in keys]
+            if raws:
+                conds.append(f"c.model IN (SELECT unnest({_list(p, raws, 'VARCHAR')}))")
+        elif pats:
+            conds += [f"c.model LIKE {p(x)}" for x in sorted(pats)]
+        if not conds:
+            return set()
+        primary = "d.role = 'primary'"
+        if self.extra_primary:
+            primary = (f"({primary} OR list_contains("
+                       f"{_list(p, sorted(self.extra_primary), 'VARCHAR')}, d.id))")
+        _, rows = self.store.query(
+            f"SELECT c.rowid, c.model, c.implied, c.inherited, c.start, c.doc_id, c.\"end\", c.id, "
+            f"coalesce({primary}, FALSE) FROM claims c LEFT JOIN documents d ON d.id = c.doc_id "
+            f"WHERE c.family = 'parameters' AND {_ACTIVE} AND ({' OR '.join(conds)})", p.values)
+        first: dict[tuple, tuple] = {}
+        for rowid, model, *order, prim in rows:
+            k = model_key(model)
+            if k is None:
+                continue
+            doc = order[3]
+            for slot in ([(doc, k)] if (doc, k) in pairs else []) + ([k] if prim and k in keys else []):
+                if slot not in first or tuple(order) < first[slot][1]:
+                    first[slot] = (rowid, tuple(order))
+        return {v[0] for v in first.values()}
+
+    def in_order(self, claims: list[Claim]) -> list[Claim]:
+        """Checker's order: Record.load's, then publication order of the documents."""
+        base = sorted(claims, key=lambda c: (c.doc_id, c.start, c.end, c.id))
+        return sorted(base, key=lambda c: (self.record.doc(c).order_key(), c.start))
+
+    def unsound(self, what: str) -> None:
+        raise Unsound(what)
+
+    # --- Checker's hooks -----------------------------------------------------------------
+    def _check(self, q: Query) -> Verdict:
+        f = q.figure
+        assert f is not None
+        self._stack.append(_Ctx(self, q))
+        try:
+            return super()._check(q)
+        finally:
+            self._stack.pop()
+
+    def _unscoped(self, q: Query) -> Verdict:
+        self._stack.append(_Ctx(self, q))
+        self._stack[-1].mode = "unscoped"
+        try:
+            return super()._unscoped(q)
+        finally:
+            self._stack.pop()
+
+    def _candidates(self, f: Claim) -> list[Claim]:
+        ctx = self._stack[-1]
+        assert ctx.f is f
+        return ctx.candidates(ctx.mode)
+
+    def _cross_family(self, f: Claim):
+        ctx = self._stack[-1]
+        if not ctx.cross_needed or ctx.counts.get("supports", 0) >= MAX_EVIDENCE:
+            return []       # (ten supports fill the evidence: near figures are never shown)
+        if ctx.cross is None:
+            saved = self.primaries
+            try:
+                self.primaries = ctx.cross_claims()
+                ctx.cross = super()._cross_family(f)
+            finally:
+                self.primaries = saved
+        return list(ctx.cross)
+
+    def _total(self, kind: str, items: list) -> int:
+        ctx = self._stack[-1]
+        if kind in ctx.counts:
+            return ctx.counts[kind]
+        return len(items)
+
+
+def _query_ok(q: Query) -> bool:
+    f = q.figure
+    if f is None:
+        return True
+    if not _finite_figure(_full_fig(f)):
+        return False
+    return q.size is None or _finite_figure(q.size)
+
+
+def check_query(q: Query, store: Store) -> Verdict:
+    """Check a read claim against the warehouse, choosing its candidate figures in SQL."""
+    if q.figure is None or not _query_ok(q):
+        return check_loaded(q, store)
+    chk = SqlChecker(store)
+    try:
+        return chk.check(q)
+    except (Unsound, _Fallback):
+        if STRICT:
+            raise
+        return check_loaded(q, store)
+
+
+class _Fallback(Exception):
+    """Values SQL cannot order as Python does (NaN, missing): load everything instead."""
