@@ -732,15 +732,21 @@ def check(text: str, db: str | None = None) -> Verdict:
         return check_query(q, store)
 
 
-def check_loaded(q: Query, store) -> Verdict:
-    """Check a read claim against every primary figure of its family, loaded into Python
-    (the reference ``check_query`` answers like, and its fallback)."""
+def loaded_families(q: Query) -> set[str]:
+    """The claim families ``check_loaded`` reads."""
     families = {"parameters"}
     if q.figure is not None:
         families.add(q.figure.family)
         if q.figure.family in COUNT_FAMILIES:
             families |= COUNT_FAMILIES
-    record = Record.load(store, families=families, with_links=False, with_text=False)
+    return families
+
+
+def check_loaded(q: Query, store) -> Verdict:
+    """Check a read claim against every primary figure of its family, loaded into Python
+    (the reference ``check_query`` answers like; what it does for a small warehouse)."""
+    record = Record.load(store, families=loaded_families(q), with_links=False,
+                         with_text=False)
     return Checker(record).check(q)
 
 

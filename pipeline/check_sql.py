@@ -56,7 +56,8 @@ from dataclasses import dataclass
 
 from pipeline.check import (COUNT_FAMILIES, LOWER, MAX_EVIDENCE, MISMATCH_MIN_VALUE,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
-                            _distinctive, _model_match, _unit_key, check_loaded)
+                            _distinctive, _model_match, _unit_key, check_loaded,
+                            loaded_families)
 from pipeline.link.consistency import Figure, generous_interval, rounding_interval
 from pipeline.link.keys import engine_key, model_key, norm, scope_key
 from pipeline.model import Claim
@@ -1051,10 +1052,22 @@ def _query_ok(q: Query) -> bool:
     return q.size is None or _finite_figure(q.size)
 
 
-def check_query(q: Query, store: Store) -> Verdict:
-    """Check a read claim against the warehouse, choosing its candidate figures in SQL."""
+LOAD_BELOW = 3000   # claims in the families read: below this, loading them all is faster
+
+
+def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW) -> Verdict:
+    """Check a read claim against the warehouse, choosing its candidate figures in SQL.
+
+    A warehouse holding fewer than ``load_below`` claims of the families concerned is
+    compared whole in Python (``check_loaded``: a few thousand claims take less time than
+    planning the queries); the answer is the same either way."""
     if q.figure is None or not _query_ok(q):
         return check_loaded(q, store)
+    if load_below > 0:
+        _, rows = store.query("SELECT count(*) FROM claims WHERE list_contains("
+                              "CAST($f AS VARCHAR[]), family)", {"f": sorted(loaded_families(q))})
+        if rows[0][0] < load_below:
+            return check_loaded(q, store)
     chk = SqlChecker(store)
     try:
         return chk.check(q)
