@@ -474,6 +474,7 @@ class _Pool:
         self.ctx = mp.get_context(method)
         if method == "fork":
             (self.extract or default_extractor())  # import and compile before forking
+            import pipeline.link.roles  # noqa: F401  (role inference runs in the workers too)
             from pipeline.vocab.loader import load
 
             load()
