@@ -804,7 +804,6 @@ class _Ctx:
     # --- what Checker will ask for -----------------------------------------------------
     def candidates(self, mode: str) -> list[Claim]:
         if self.rows is None:
-            self.rows_by_id: dict[str, Claim] = {}
             if mode == "unscoped":
                 self._load_unscoped()
             else:
