@@ -434,6 +434,15 @@ def report_cmd(
     print(f"wrote {html_path} and {md_path}")
 
 
+def _emit(result, fmt: "OutFormat", as_text) -> None:
+    """A result of trace or check on stdout: its ``to_dict()`` as JSON, or its text."""
+    if fmt is OutFormat.json:
+        json.dump(result.to_dict(), sys.stdout, default=_json_default, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(as_text(result))
+
+
 @app.command("trace")
 def trace_cmd(
     claim_id: str = typer.Argument(..., help="A claim id (or a unique prefix of one)."),
@@ -451,11 +460,7 @@ def trace_cmd(
         t = trace(claim_id, record)
     except TraceError as exc:
         raise UserError(str(exc)) from None
-    if fmt is OutFormat.json:
-        json.dump(t.to_dict(), sys.stdout, default=_json_default, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(format_trace(t))
+    _emit(t, fmt, format_trace)
 
 
 @app.command("check")
@@ -470,12 +475,7 @@ def check_cmd(
 
     _State.debug = _State.debug or debug
     verdict = check(text, db)
-    if fmt is OutFormat.json:
-        json.dump(verdict.to_dict(), sys.stdout, default=_json_default, ensure_ascii=False,
-                  indent=1)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(format_verdict(verdict))
+    _emit(verdict, fmt, format_verdict)
 
 
 # --- entry point --------------------------------------------------------------------------
