@@ -3,6 +3,7 @@ NULs, UTF-16 with a BOM, mixed encodings. Each is read or refused with one line 
 what to do; none raises anything but IngestError."""
 from __future__ import annotations
 
+import os
 import time
 import zlib
 from pathlib import Path
@@ -74,6 +75,21 @@ def test_file_over_the_size_limit_is_refused_before_reading(tmp_path):
     assert time.perf_counter() - started < 1.0
     with using(Limits(max_file_bytes=100 * MB)):
         assert len(read_bytes(big)) == 60 * MB
+
+
+def test_a_file_that_grows_after_its_size_was_read_is_read_whole_or_refused(tmp_path, monkeypatch):
+    grown = tmp_path / "grown.txt"
+    grown.write_bytes(b"x" * 5000)
+    real_fstat = os.fstat
+
+    def stale_fstat(fd):                # the size as it was before the file grew
+        st = real_fstat(fd)
+        return os.stat_result((st.st_mode, *st[1:6], 10, *st[7:]))
+
+    monkeypatch.setattr(os, "fstat", stale_fstat)
+    assert read_bytes(grown) == b"x" * 5000
+    with pytest.raises(IngestError, match="grew past"):
+        read_bytes(grown, Limits(max_file_bytes=1000))
 
 
 def test_size_limit_is_configurable(tmp_path):

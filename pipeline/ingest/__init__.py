@@ -51,7 +51,12 @@ def read_bytes(path: Path, limits: Limits | None = None) -> bytes:
         if st.st_size > limit:
             raise IngestError(_too_big(st.st_size, limit))
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
+            # ask for the size the file has (a buffer of the limit's size per read costs
+            # more than the read), then for the rest up to the limit if it grew meanwhile
+            want = min(st.st_size, limit) + 1
+            data = fh.read(want)
+            if len(data) == want and want <= limit:
+                data += fh.read(limit + 1 - want)
     except OSError as exc:
         raise IngestError(f"cannot read file: {exc.strerror or exc}") from None
     finally:
