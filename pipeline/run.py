@@ -18,6 +18,7 @@ import itertools
 import json
 import os
 import signal
+import threading
 import time
 import traceback
 from collections import deque
@@ -213,7 +214,8 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
     database one chunk at a time, unchanged files skipped before parsing), ``workers``
     processes parse and extract (``workers=0``: in this process, no time limit), and this
     process writes the results in large transactions (``Store.write_many``) every
-    ``FLUSH_DOCS`` files, ``FLUSH_BYTES`` of text or ``FLUSH_SECONDS``. Each file lands
+    ``FLUSH_DOCS`` files, ``FLUSH_BYTES`` of text or ``FLUSH_SECONDS``, on a thread of
+    its own so the workers are fed while a batch is written. Each file lands
     whole or not at all; a file a worker spends more than ``timeout`` seconds on is
     abandoned (the worker is killed and replaced) and recorded in ``ingest_errors``.
 
@@ -249,8 +251,12 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
                     source.finish(stored.doc)
                 run.add(stored)
         run.flush()
+        run.close()         # the last batch is written (or its error raised) before return
     finally:
-        pool.close()
+        try:
+            pool.close()
+        finally:
+            run.abandon()   # interrupted: a batch still being written is rolled back
         if source is not None:
             source.close()
     summary.seconds = time.perf_counter() - started
@@ -270,6 +276,7 @@ class _Ingest:
         self.errors: list[Outcome] = []
         self.chars = 0
         self.since: float | None = None
+        self.writer: _Writer | None = None       # the batch being written, on its thread
 
     # --- planning: found files -> jobs ----------------------------------------------
     def jobs(self, found: Iterable[Found]) -> Iterator[_Job]:
@@ -347,32 +354,101 @@ class _Ingest:
             self.flush()
 
     def flush(self) -> None:
-        """Write the buffered files and errors in one transaction; if that fails, write
-        the files one at a time so that one bad file fails alone."""
+        """Hand the buffered files and errors to the writer thread, as one transaction,
+        once the batch before them is written: the workers go on parsing meanwhile (DuckDB
+        lets go of the GIL while it writes)."""
         items, errors = self.items, [(o.path, o.reason) for o in self.errors]
         self.items, self.errors, self.chars, self.since = [], [], 0, None
-        if not (items or errors):
+        self._collect()
+        if items or errors:
+            self.writer = _Writer(self.store, items, errors, self.force)
+
+    def close(self) -> None:
+        """Wait for the batch being written and record its outcomes."""
+        self._collect()
+
+    def abandon(self) -> None:
+        """Stop waiting for a batch still being written (Ctrl-C, a failure): its statement
+        is interrupted and its transaction rolled back; the next ingest redoes its files."""
+        if self.writer is not None:
+            self.writer.interrupt()
+            self.writer = None
+
+    def _collect(self) -> None:
+        """The outcomes of the batch on the writer thread, when it is done (raises what
+        its write raised)."""
+        if self.writer is None:
             return
-        try:
-            actions = self.store.write_many(items, force=self.force, errors=errors)
-        except Exception:
-            actions = []
-            for s in items:
-                try:
-                    actions.append(self.store.write_many([s], force=self.force)[0])
-                except Exception as exc:
-                    msg = " ".join(str(exc).split())
-                    reason = f"not stored: {type(exc).__name__}: {msg}"
-                    actions.append(None)
-                    self.summary.add(Outcome(s.doc.path, "error", reason,
-                                             trace=traceback.format_exc()))
-                    errors.append((s.doc.path, reason))
-            self.store.write_many([], errors=errors)
+        items = self.writer.items
+        actions, failures = self.writer.result()   # Ctrl-C here: abandon() still sees it
+        self.writer = None
+        for path, reason, trace in failures:
+            self.summary.add(Outcome(path, "error", reason, trace=trace))
         for s, action in zip(items, actions):
             self.inflight.discard(s.doc.id)
             if action is not None:
                 self.summary.add(Outcome(s.doc.path, action,
                                          n_claims=s.n_claims if action != "skipped" else 0))
+
+
+class _Writer:
+    """One batch written on a thread of its own, through its own connection.
+
+    A daemon thread: an interrupted ingest does not wait for it at exit, and what it has
+    not committed is lost whole (each file lands whole or not at all)."""
+
+    def __init__(self, store: Store, items: list[Stored], errors: list[tuple[str, str]],
+                 force: bool) -> None:
+        self.items = items
+        self.store = store.cursor()         # a DuckDB connection is not shared by threads
+        self.out: tuple | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(items, errors, force),
+                                       name="claims-writer", daemon=True)
+        self.thread.start()
+
+    def _run(self, items, errors, force) -> None:
+        try:
+            self.out = _write_batch(self.store, items, errors, force)
+        except BaseException as exc:        # handed to the thread that waits for it
+            self.error = exc
+        finally:
+            self.store.con.close()
+
+    def result(self) -> tuple[list[str | None], list[tuple[str, str, str]]]:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.out
+
+    def interrupt(self) -> None:
+        try:
+            self.store.con.interrupt()
+        except Exception:   # already closed: the write is over
+            pass
+
+
+def _write_batch(store: Store, items: list[Stored], errors: list[tuple[str, str]],
+                 force: bool) -> tuple[list[str | None], list[tuple[str, str, str]]]:
+    """Write files and errors in one transaction; if that fails, the files one at a time
+    so that one bad file fails alone. -> (each file's action or None, (path, reason,
+    traceback) of each file that failed). Runs on the writer thread: it records nothing."""
+    try:
+        return store.write_many(items, force=force, errors=errors), []
+    except Exception:
+        actions: list[str | None] = []
+        failures = []
+        for s in items:
+            try:
+                actions.append(store.write_many([s], force=force)[0])
+            except Exception as exc:
+                msg = " ".join(str(exc).split())
+                reason = f"not stored: {type(exc).__name__}: {msg}"
+                actions.append(None)
+                failures.append((s.doc.path, reason, traceback.format_exc()))
+                errors.append((s.doc.path, reason))
+        store.write_many([], errors=errors)
+        return actions, failures
 
 
 class _Worker:

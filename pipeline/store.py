@@ -299,6 +299,11 @@ class Store:
     def __init__(self, con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
         self.con, self.path, self.read_only = con, path, read_only
 
+    def cursor(self) -> "Store":
+        """The same database through a connection of its own, for another thread (a
+        DuckDB connection is not to be shared between threads)."""
+        return Store(self.con.cursor(), self.path, self.read_only)
+
     # --- opening ---------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | os.PathLike | None = None, read_only: bool = False,
