@@ -218,19 +218,29 @@ def evidence(text: str | None, claims: Iterable[Claim] = (),
         elif engine and engine in named and len(named) == 1:
             prim += 1.0                   # a document about one system, its figures on it
 
-    sec = float(_attributions(text, spaced))
-    for m in _matches_near(_THIRD_PARTY, text, spaced[_VERB], 100, _third_party_start):
+    sec = _secondary(_attributions(text, spaced),
+                     _matches_near(_THIRD_PARTY, text, spaced[_VERB], 100, _third_party_start),
+                     _teams(text, spaced[_TEAM_WORD]), claims, own, title_words, named)
+    return prim, sec
+
+
+def _secondary(attributions: int, third_party: Iterable[re.Match], teams: Iterable[re.Match],
+               claims: list[Claim], own: set[str], title_words: set[str], named: set[str]) -> float:
+    """The secondary score from the attribution count and the ``_THIRD_PARTY`` and
+    ``_TEAM`` matches (however they were found)."""
+    sec = float(attributions)
+    for m in third_party:
         who = _words(m.group(1))
         if who and not who <= (own | title_words):
             sec += 1.0                    # someone else's result, not the author's
     sec += sum(1 for c in claims if c.stance == "reported" or c.asserted_by)
-    for m in _teams(text, spaced[_TEAM_WORD]):
+    for m in teams:
         team = (m.group(1) or m.group(2) or "").lower()
         if team and team not in own:
             sec += 1.0                    # reporting on another team's work
     if len(named) >= 3:
         sec += 1.0                        # a round-up of several systems
-    return prim, sec
+    return sec
 
 
 def _evidence_scan(text: str, claims: Iterable[Claim] = (),
@@ -259,18 +269,8 @@ def _evidence_scan(text: str, claims: Iterable[Claim] = (),
     elif engine and engine in named and len(named) == 1:
         prim += 1.0                       # a document about one system, its figures on it
 
-    sec = float(_count(_ATTRIBUTION, text))
-    for m in _THIRD_PARTY.finditer(text):
-        who = _words(m.group(1))
-        if who and not who <= (own | title_words):
-            sec += 1.0                    # someone else's result, not the author's
-    sec += sum(1 for c in claims if c.stance == "reported" or c.asserted_by)
-    for m in _TEAM.finditer(text):
-        team = (m.group(1) or m.group(2) or "").lower()
-        if team and team not in own:
-            sec += 1.0                    # reporting on another team's work
-    if len(named) >= 3:
-        sec += 1.0                        # a round-up of several systems
+    sec = _secondary(_count(_ATTRIBUTION, text), _THIRD_PARTY.finditer(text),
+                     _TEAM.finditer(text), claims, own, title_words, named)
     return prim, sec
 
 
