@@ -211,8 +211,8 @@ def _documents_table(items: Sequence["Stored"], at: dt.datetime):
 @dataclass
 class Stored:
     """One file ready for ``Store.write_many``: its document, and its claims and their
-    quantity keys as Arrow tables (built where the claims were extracted, e.g. in a
-    worker process, so the single writer only concatenates and inserts)."""
+    quantity keys as rows (taken where the claims were extracted, e.g. in a worker
+    process; the single writer turns a batch of them into Arrow tables and inserts)."""
 
     doc: Document
     fingerprint: str
