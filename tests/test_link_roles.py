@@ -8,9 +8,10 @@ import sys
 
 from pipeline.link import roles
 from pipeline.link.records import DocMeta
-from pipeline.link.roles import (_clean, _evidence_scan, _fold, evidence, infer_from_text,
-                                 own_names, resolve_role)
+from pipeline.link.roles import (_clean, _evidence_scan, evidence, infer_from_text, own_names,
+                                 resolve_role)
 from pipeline.model import Claim
+from pipeline.vocab.caseless import FOLD_FIX, fold as _fold
 
 
 def claim(i: int, **kw) -> Claim:
@@ -125,7 +126,7 @@ def test_fold_reads_every_case_blind_match_of_an_ascii_letter_as_that_letter():
     # a folded character that stands for a word character, "/" or "-" is one of them
     for c in chars:
         f = c.lower()
-        if len(f) == 1 and f.translate(roles._FOLD_FIX) in roles._WORDISH:
+        if len(f) == 1 and f.translate(FOLD_FIX) in roles._WORDISH:
             assert re.fullmatch(r"[\w/\-]", c), hex(ord(c))
 
 

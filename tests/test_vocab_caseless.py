@@ -7,8 +7,7 @@ import re
 from hypothesis import given, strategies as st
 
 from pipeline.extract import conditions
-from pipeline.extract.numbers import ascii_lower
-from pipeline.vocab.caseless import Caseless, folds_simply, lower_source
+from pipeline.vocab.caseless import Caseless, fold, lower_source
 from pipeline.vocab.loader import load, NamedPatterns
 
 
@@ -28,11 +27,19 @@ def test_patterns_with_case_sensitive_parts_have_no_lowered_twin():
     assert Caseless(re.compile(r"SGLang")).fast is None      # not case-blind at all
 
 
-def test_texts_with_odd_case_folds_take_the_case_blind_path():
-    text = "8 \u212aB of cache"                 # Kelvin sign: re.I folds it with k
-    assert not folds_simply(text)
-    pat = Caseless(re.compile(r"kb", re.I))
-    assert [m.span() for m in pat.finditer(text, None)] == [(2, 4)]
+def test_odd_case_folds_match_as_re_ignorecase_does():
+    pat = Caseless(re.compile(r"kb|sus|ing", re.I))
+    for text in ("8 \u212aB of cache", "a \u017fu\u017f step", "load\u0131ng", "LOAD\u0130NG"):
+        want = [m.span() for m in pat.pattern.finditer(text)]
+        assert want                                   # re.I folds K, ſ, ı and İ to k, s, i
+        assert [m.span() for m in pat.finditer(text, fold(text))] == want, text
+    assert fold("LOAD\u0130NG") is None             # lengthened by lower(): case-blind scan
+
+
+def test_non_ascii_patterns_and_code_escapes_have_no_lowered_twin():
+    assert Caseless(re.compile(r"\u00b5s|ms", re.I)).fast is None
+    assert Caseless(re.compile("\u00b5s|ms", re.I)).fast is None   # µ: re.I folds it with μ
+    assert Caseless(re.compile(r"\x41|b", re.I)).fast is None
 
 
 def test_same_hits_on_the_real_corpus(REAL):
@@ -43,7 +50,7 @@ def test_same_hits_on_the_real_corpus(REAL):
         if pat.fast is None:
             continue
         for text in texts:
-            lower = ascii_lower(text)
+            lower = fold(text)
             want = [(m.span(), m.lastindex) for m in pat.pattern.finditer(text)]
             got = [(m.span(), m.lastindex) for m in pat.finditer(text, lower)]
             assert got == want, name
@@ -51,9 +58,9 @@ def test_same_hits_on_the_real_corpus(REAL):
     assert checked > 1000
 
 
-@given(st.text(alphabet="TPEDWAYtpedway=x48- :/ISLOKkc", max_size=40))
+@given(st.text(alphabet="TPEDWAYtpedway=x48- :/ISLOKkc\u212a\u017f\u0131", max_size=40))
 def test_same_hits_on_generated_text(text):
-    lower = ascii_lower(text)
+    lower = fold(text)
     for name, pat in _caseless_patterns():
         if pat.fast is not None:
             assert [m.span() for m in pat.finditer(text, lower)] == \

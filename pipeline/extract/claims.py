@@ -23,7 +23,7 @@ from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.tables import find_tables, Table, TableIndex
 from pipeline.model import Claim, Document
-from pipeline.vocab.caseless import folds_simply
+from pipeline.vocab.caseless import fold
 from pipeline.vocab.loader import load, Vocab
 
 
@@ -40,8 +40,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.text = doc.text
         self.v = vocab
         self.lower = ascii_lower(self.text)  # one copy for the case-blind literal scans
-        # the same copy for case-blind patterns, where it matches as they do (caseless.py)
-        self.fold = self.lower if folds_simply(self.text) else None
+        # the copy case-blind patterns run over, where it matches as they do (caseless.py)
+        self.fold = fold(self.text)
         self.masks = NumberMasks(self.text, vocab)
         self.seg: Segments = segment(self.text, [p.start for p in doc.pages])
         self._para_names: dict[int, list[Span]] = {}

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from pipeline.model import Claim
+from pipeline.vocab.caseless import fold as _fold
 
 from .keys import engine_key, norm
 from .records import DocMeta
@@ -295,25 +296,9 @@ def _evidence_scan(text: str, claims: Iterable[Claim] = (),
 # match, finds the same matches. Needles are looked for in ``_fold(text)``, where a
 # case-insensitive pattern's letters are lower case, whatever their case in the text.
 
-# Characters a case-insensitive pattern matches to an ASCII letter that ``str.lower`` leaves
-# alone: dotless i and long s ("İ" lower-cases to two characters: ``_fold`` gives up).
-_FOLD_FIX = str.maketrans({"ı": "i", "ſ": "s"})
-
 # Characters of a ``_fold`` text that stand only for word characters, "/" and "-" (which
 # _WE_ANY and an engine's name must not follow).
 _WORDISH = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_/-")
-
-
-def _fold(text: str) -> str | None:
-    """``text`` lower-cased character for character, every character that a case-insensitive
-    pattern takes for an ASCII letter reading as that letter; None when lower-casing changes
-    the length."""
-    low = text.lower()
-    if len(low) != len(text):
-        return None
-    if not text.isascii() and ("ı" in low or "ſ" in low):
-        low = low.translate(_FOLD_FIX)
-    return low
 
 
 def _positions(hay: str, needle: str, end: int | None = None) -> list[int]:
