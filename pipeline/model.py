@@ -116,6 +116,14 @@ class Claim:
     implied: bool = False
     inherited: bool = False        # subject carried from the paragraph or title
     in_table: bool = False
+    # A comparison (a ratio or percent that sets two things side by side, CLAIMS.md §1):
+    # what it is compared against (never the figure's own engine or hardware), which way
+    # it goes ("up": faster/higher/more, "down": slower/lower/fewer/reduces) and the
+    # quantity it is a ratio or share of (throughput, latency, cost, memory, ...).
+    baseline: str | None = None
+    direction: str | None = None
+    measures: str | None = None
+    offered_load: float | None = None  # requests/s offered to the system ("at 16 QPS")
     findings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:

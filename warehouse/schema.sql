@@ -86,8 +86,20 @@ CREATE TABLE IF NOT EXISTS claims (
     implied         BOOLEAN,
     inherited       BOOLEAN,
     in_table        BOOLEAN,
+    baseline        VARCHAR,
+    direction       VARCHAR,
+    measures        VARCHAR,
+    offered_load    DOUBLE,
     findings        VARCHAR[]
 );
+
+-- Columns added after version 1: a warehouse written before them gains them empty (its
+-- claims are re-extracted on the next ingest, since the extractor version is in each
+-- document's fingerprint).
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS baseline VARCHAR;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS direction VARCHAR;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS measures VARCHAR;
+ALTER TABLE claims ADD COLUMN IF NOT EXISTS offered_load DOUBLE;
 
 -- One column per field of pipeline.model.Link.
 CREATE TABLE IF NOT EXISTS links (
