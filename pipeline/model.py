@@ -30,6 +30,53 @@ class Page:
 
 
 @dataclass
+class Cell:
+    """One table cell: ``text[start:end]`` of the document is exactly ``text``; ``col`` is
+    its column (a cell spanning columns sits at its first); ``page`` for PDFs."""
+
+    start: int
+    end: int
+    col: int
+    text: str
+    page: int | None = None
+
+
+@dataclass
+class Row:
+    """One table row; ``section`` is the label of a one-cell row above it ("**H100**")."""
+
+    start: int
+    end: int
+    cells: list[Cell]
+    section: str | None = None
+
+
+@dataclass
+class Table:
+    """A table in any format: rows of cells with exact spans in ``Document.text``.
+
+    ``header`` holds one text per column, the header rows joined ("Throughput tok/s" from
+    a "Throughput" row over a "tok/s" row); ``header_rows`` keeps those rows' cells with
+    their spans. ``caption`` is the table's caption or the line just above it; ``context``
+    the heading and paragraph before it. ``source`` names the reader (pipe, html, pdf,
+    whitespace), ``page`` the PDF page.
+    """
+
+    start: int
+    end: int
+    header: list[str]
+    rows: list[Row] = field(default_factory=list)
+    caption: str = ""
+    header_rows: list[Row] = field(default_factory=list)
+    context: str = ""
+    source: str = "pipe"
+    page: int | None = None
+
+    def column_header(self, col: int) -> str:
+        return self.header[col] if 0 <= col < len(self.header) else ""
+
+
+@dataclass
 class Document:
     """A file turned into exact text plus metadata.
 
@@ -50,6 +97,9 @@ class Document:
     role_source: str | None = None  # manifest | metadata | inferred
     pages: list[Page] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)  # anything else worth keeping
+    # tables read at ingest (HTML from the DOM, PDF from the page layout); None: not read
+    # there, and the extractor reads them from the text
+    tables: list[Table] | None = None
 
     @property
     def n_chars(self) -> int:
