@@ -28,12 +28,14 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from pipeline.extract.patterns import REACH_RE
+from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, consistent
-from pipeline.link.keys import basis_key, engine_key, model_key, norm, scope_key
+from pipeline.link.keys import (basis_key, comparison_differs, engine_key, model_key, norm,
+                                scope_key)
 from pipeline.model import Claim, Document
 from pipeline.report.record import Record
-from pipeline.report.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, conditions, describe,
+from pipeline.report.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, comparison_text,
+                                   conditions, describe,
                                    figure_text, fmt_number, money_label,
                                    value_words, hw_key,
                                    params_text, price_basis, scope_words)
@@ -97,14 +99,15 @@ class Query:
     negated: bool = False
     others: list[Claim] = field(default_factory=list)
     settled_scope: str | None = None   # denominator taken from a primary figure
+    peak: bool = False                  # "up to N": claims a best case of N (CLAIMS.md §4)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
         if self.figure is None:
             return "no figure"
         f = self.figure
-        cmp = COMPARATOR_WORDS.get(f.comparator or "=", "")
-        head = f"{cmp} {value_words(f)}".strip()
+        cmp = "up to" if self.peak else COMPARATOR_WORDS.get(f.comparator or "=", "")
+        head = f"{cmp} {value_words(f)}{comparison_text(f)}".strip()
         if f.family == "money" and f.per_basis:
             head += f" per {f.per_basis}"
         elif f.scope and f.scope != "unspecified":
@@ -177,7 +180,9 @@ def read_claim(text: str) -> Query:
     # "X reached 200 tokens/s", claims a threshold was passed.
     if fig.comparator == "=" and REACH_RE.search(text, max(0, fig.start - 40), fig.start):
         fig.comparator = ">="
-    q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated")
+    q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated",
+              peak=fig.comparator in UPPER and bool(PEAK_LEAD_RE.search(text, max(0, fig.start - 40),
+                                                                          fig.start)))
     if sizes:
         s = sizes[0]
         q.size = Figure(s.value, s.low, s.high, _size_comparator(text, s), s.precision)
@@ -210,10 +215,12 @@ class _Cmp:
     meets: bool            # the figure's own value meets the claim
     refutes: bool          # the figure rules the claim out
     label: str | None = None
+    reversed: bool = False  # a comparison on the same things that goes the other way
 
     @property
     def exact(self) -> bool:
-        return not self.open and not self.differs and self.scope in ("same", "free")
+        return (not self.open and not self.differs and self.scope in ("same", "free")
+                and not self.reversed)
 
 
 def _witness(c: Claim) -> Figure:
@@ -295,6 +302,15 @@ class Checker:
                 differs.append(name.replace("_", " "))
         label = self.label_of(p) if f.family == "money" else None
         cond("label", q.label, label)
+        # a comparison: what it is compared against, what it measures, which way it goes
+        reversed_ = False
+        for name, how in comparison_differs(f, p):
+            if how == "open":
+                opened.append(name)
+            elif how == "reversed":
+                reversed_ = True
+            else:
+                differs.append(name)
         size = None
         ps = self.record.params_of(p)
         if ps is not None:
@@ -311,14 +327,20 @@ class Checker:
             scope = "open" if f.family in SCOPED_FAMILIES else "free"
         else:
             scope = "same" if qs == pscope else "differs"
-        meets = consistent(_full(f), _witness(p))
-        refutes = False
-        if not consistent(_full(f), _full(p)):
-            if f.comparator in LOWER:
-                refutes = _is_bound(p)
-            else:
-                refutes = True
-        return _Cmp(p, size, opened, differs, scope, meets, refutes, label)
+        if q.peak:
+            # "up to N" is met by a figure that reaches N at the claim's precision; a lower
+            # figure does not meet it and, as the best on the quantity, refutes it
+            meets = _reaches(f, p)
+            refutes = not meets
+        else:
+            meets = consistent(_full(f), _witness(p))
+            refutes = False
+            if not consistent(_full(f), _full(p)):
+                if f.comparator in LOWER:
+                    refutes = _is_bound(p)
+                else:
+                    refutes = True
+        return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
 
     # --- the verdict -------------------------------------------------------------------
     def check(self, q: Query) -> Verdict:
@@ -354,7 +376,12 @@ class Checker:
         supports = [c for c in cmps if c.exact and c.meets]
         for c in supports:
             ev.append(("supports", c, "meets the claim"))
-        contra = self._contradicting(f, [c for c in cmps if c.exact])
+        contra = self._contradicting(q, [c for c in cmps if c.exact])
+        if not supports and not contra:
+            # the same comparison, measured, going the other way: "2x slower than vLLM"
+            # against a primary "2x faster than vLLM"
+            contra = [c for c in cmps if c.reversed and not c.open and not c.differs
+                      and c.scope in ("same", "free")]
         if not supports:
             for c in contra:
                 ev.append(("contradicts", c, "rules the claim out"))
@@ -370,18 +397,23 @@ class Checker:
             ev += ctx
         return Verdict(verdict, text, self._evidence(ev), q)
 
-    def _contradicting(self, f: Claim, exact: list[_Cmp]) -> list[_Cmp]:
+    def _contradicting(self, q: Query, exact: list[_Cmp]) -> list[_Cmp]:
+        f = q.figure
         if any(c.meets for c in exact):
             return []
         refuting = [c for c in exact if c.refutes]
         if not refuting:
             return []
+        # "Some system reached X" (no model, hardware, engine or baseline) is existential:
+        # a bound on one system's figure does not refute it.
+        if (f.model is None and f.hardware is None and f.accelerator is None
+                and f.engine is None and f.baseline is None):
+            return []
+        if q.peak:
+            # "up to N": the best figure on exactly this quantity is below N beyond rounding
+            return refuting
         if f.comparator in UPPER:
             return refuting
-        # "Some system reached X" (no model, no hardware) is existential: a bound on one
-        # system's figure does not refute it.
-        if f.model is None and f.hardware is None and f.accelerator is None:
-            return []
         if f.comparator in LOWER:
             return refuting
         # A point claim: the matching figures must pin one value (agree among themselves);
@@ -456,8 +488,10 @@ class Checker:
             if scope_key(p.scope) is None:
                 continue
             c = self.compare(q, p)
-            if c.meets and not ({"model", "hardware", "engine", "concurrency", "statistic",
-                                 "model size"} & set(c.differs)):
+            # only the same number settles a denominator: "reached 4,574" is not settled by
+            # every higher figure that would meet it
+            if _point_matches(f, p) and not ({"model", "hardware", "engine", "concurrency",
+                                               "statistic", "model size"} & set(c.differs)):
                 if f.model is None and f.hardware is None and not _distinctive(f):
                     continue
                 settling.append(c)
@@ -534,7 +568,12 @@ class Checker:
         first = contra[0]
         f = q.figure
         why = "inconsistent with"
-        if f.comparator in LOWER:
+        if q.peak:
+            first = max(contra, key=lambda c: c.claim.value)
+            why = "the highest figure on it, below"
+        elif first.reversed:
+            why = "which goes the other way from"
+        elif f.comparator in LOWER:
             why = "a bound below"
         elif f.comparator in UPPER:
             why = "above"
@@ -666,12 +705,24 @@ def _distinctive(f: Claim) -> bool:
     return len(digits.rstrip("0")) >= 3 or abs(f.value) >= 10000
 
 
+def _reaches(f: Claim, p: Claim) -> bool:
+    """Does ``p`` show that ``f``'s number was reached, at ``f``'s stated precision? (A
+    coarse "2x" does not show that 2.3x was reached.)"""
+    top = max(x for x in (p.value, p.high) if x is not None)
+    return top >= f.value - _full(f).p * (1 + 1e-9)
+
+
+def _point_matches(f: Claim, p: Claim) -> bool:
+    """The figure states the claim's number, comparators aside."""
+    point = Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
+    return consistent(point, _witness(p))
+
+
 def _same_number(f: Claim, p: Claim) -> bool:
     """The two figures state the same number (comparators aside): metric drift material."""
     if abs(f.value) < MISMATCH_MIN_VALUE or abs(p.value) < MISMATCH_MIN_VALUE:
         return False
-    point = Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
-    return consistent(point, _witness(p))
+    return _point_matches(f, p)
 
 
 SIZE_WORDS = {">": "above", ">=": "of at least", "<": "below", "<=": "of at most",

@@ -59,7 +59,7 @@ from pipeline.check import (COUNT_FAMILIES, LOWER, MAX_EVIDENCE, MISMATCH_MIN_VA
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
 from pipeline.link.consistency import Figure, generous_interval, rounding_interval
-from pipeline.link.keys import engine_key, model_key, norm, scope_key
+from pipeline.link.keys import COMPARED_FAMILIES, engine_key, model_key, norm, scope_key
 from pipeline.model import Claim
 from pipeline.report.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
 from pipeline.report.words import hw_key
@@ -1043,9 +1043,15 @@ class SqlChecker(Checker):
 
 
 def _query_ok(q: Query) -> bool:
+    """Can SQL choose this claim's candidates? Comparisons (ratios and percents, judged on
+    baseline, direction and measured quantity) and "up to" claims (a best case, judged by
+    the highest figure) are compared in Python over their family: the rule stays in one
+    place (``Checker.compare`` and ``link.keys.comparison_differs``), not restated here."""
     f = q.figure
     if f is None:
         return True
+    if f.family in COMPARED_FAMILIES or q.peak:
+        return False
     if not _finite_figure(_full_fig(f)):
         return False
     return q.size is None or _finite_figure(q.size)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
+from pipeline.extract import comparison
 from pipeline.extract import conditions as cond
 from pipeline.extract.candidates import Cand, CandidateFinder
 from pipeline.extract.context import ContextResolver, share_conditions
@@ -25,6 +26,9 @@ from pipeline.extract.tables import find_tables, Table, TableIndex
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
 from pipeline.vocab.loader import load, Vocab
+
+
+COMPARED = frozenset({"ratio", "percent"})   # families that compare two things
 
 
 def _claim_id(doc_id: str, start: int, end: int) -> str:
@@ -54,12 +58,14 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._column_cache: dict[tuple, tuple] = {}
         self._row_numbers_cache: dict[int, list] = {}
         self._header_units: dict[str, object] = {}
+        self._baselines: dict[int, tuple[int, int]] = {}  # id(cand) -> its baseline's span
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self.tables = TableIndex(find_tables(self.text))
         self.title_subject = self._title_subject()
 
     # ------------------------------------------------------------------ build
-    def build(self, c: Cand) -> Claim:
+    def build(self, c: Cand) -> Claim | None:
+        """The claim a candidate figure makes, or None when it is no performance figure."""
         text, v = self.text, self.v
         s_start, s_end = self.seg.sentence(c.start)
         p_start, p_end = self.seg.paragraph(c.start)
@@ -82,6 +88,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if c.table is not None:
             self._table_conditions(claim, c)
         else:
+            if claim.family in COMPARED and not self._comparison(claim, c, s_start, s_end):
+                return None
             self._sentence_conditions(claim, c, s_start, s_end, p_start)
         cues = self._cue_cache.get(s_start)
         if cues is None:
@@ -99,6 +107,27 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if claim.family == "parameters" and not claim.model:
             claim.model = self._model_in(s_start, s_end, c.start, c.end)
         return claim
+
+    def _comparison(self, claim: Claim, c: Cand, s_start: int, s_end: int) -> bool:
+        """Direction, measured quantity and baseline of a ratio or percent; False when what
+        it is a share of is no performance quantity ("59.8% agreement")."""
+        comp = comparison.read(self.text, c.start, max(c.end, c.after_unit), s_start, s_end,
+                               c.prev_end, c.next_start)
+        if comp.not_performance:
+            return False
+        claim.direction, claim.measures = comp.direction, comp.measures
+        if comp.baseline_span is not None:
+            bs, be = comp.baseline_span
+            self._baselines[id(c)] = comp.baseline_span
+            names = [n for n in self.names_near(s_start) if bs <= n.start and n.end <= be
+                     and n.kind in ("engine", "model", "accelerator", "system")]
+            if names:
+                claim.baseline = ", ".join(dict.fromkeys(
+                    self.v.canonical_model(n.name) if n.kind == "model"
+                    else self.text[n.start:n.end] if n.kind == "system" else n.name for n in names))
+            else:
+                claim.baseline = comp.baseline
+        return True
 
     def _scope_from_context(self, c: Cand, start: int, end: int) -> str | None:
         hits = [(s, e, name) for s, e, name in self.v.scope_context.finditer(self.text, start, end, self.fold)]
@@ -163,7 +192,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.token_kind = self._token_kind(c, s_start, s_end)
 
     def _named(self, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
-        hits = self._before_next(self._names_in(kind, s_start, s_end), c)
+        hits = self._before_next(self._not_baseline(self._names_in(kind, s_start, s_end), c), c)
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None
 
@@ -294,6 +323,8 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
         try:
             claim = ex.build(c)
         except Exception:  # one odd figure must never lose the document's other claims
+            continue
+        if claim is None:
             continue
         if c.ref is not None:
             src = ex.best_source(c, built)

@@ -103,6 +103,10 @@ class AtLineStart:
 
 HEADINGS = AtLineStart(r"#{1,6}[ \t]")
 SECTION_REACH = 1500  # how far back a section's subject carries, in characters
+# "up to N", "as much as N": a best case of N (CLAIMS.md §4), not a ceiling that any lower
+# figure meets; "at most", "no more than", "under" stay ceilings.
+PEAK_LEAD_RE = re.compile(r"(?i)\b(?:up\s+to|as\s+(?:much|many|high|fast|large|low|little)\s+as)"
+                          r"\s+(?:an?\s+|about\s+|around\s+|roughly\s+|~\s*)?[*_]*\s*$")
 REACH_RE = re.compile(r"(?i)\b(?:reach(?:es|ed|ing)?|hit(?:s|ting)?)\s+(?:the\s+|a\s+)?[*_]*\s*$")
 SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
 SIZE_NOUN_AFTER_RE = re.compile(r"(?i)\+?\s*(?:[\w-]+\s+)?(tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")

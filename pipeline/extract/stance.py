@@ -43,13 +43,15 @@ _HYPO_RE = re.compile(
 )
 _QUESTION_RE = re.compile(r"\b(?:whether|is\s+it|can\s+it|does\s+it)\b", re.I)
 _REPORT_VERBS = (
-    r"(?:reports?|reported|lists?|listed|says|said|states|stated|claims?|claimed|quotes?|quoted|"
+    r"(?:reports?|reported|reporting|lists?|listed|says|said|states|stated|stating|claims?|claimed|"
+    r"claiming|quotes?|quoted|"
     r"cites?|cited|announced|puts?|gives?|publishe[sd]|writes?|wrote|credits?|records?|shows?|showed)"
 )
 _REPORTER_RE = re.compile(
     r"(?P<who>(?:(?:[A-Z][\w.\-]*|[a-z][\w\-]*)(?:'s|’s)?\s+){0,3}?"
     r"(?:[A-Z][\w.\-]*[a-zA-Z]|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker))"
-    r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+)?" + _REPORT_VERBS + r"\b",
+    r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+|recently\s+|previously\s+|first\s+)?"
+    + _REPORT_VERBS + r"\b",
 )
 _ACCORDING_RE = re.compile(r"\b(?:according\s+to|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )
 # "SGLang was credited with 1.09 million"
@@ -85,8 +87,8 @@ _CUE_WORDS = frozenset(
     "no not never neither nor none without cannot can't isn't wasn't aren't doesn't didn't don't "
     "lack lacks fail fails nothing if would could might may assume assumes assuming assumption "
     "suppose supposing hypothetical hypothetically imagine expected projected estimated should "
-    "whether report reports reported list lists listed says said states stated claim claims "
-    "claimed quote quotes quoted cite cites cited announced put puts give gives published "
+    "whether report reports reported reporting list lists listed says said states stated stating "
+    "claim claims claimed claiming quote quotes quoted cite cites cited announced put puts give gives published "
     "publishes write writes wrote credit credits credited records record shows show showed "
     "according attributed".split()
 )

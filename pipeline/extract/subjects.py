@@ -96,7 +96,9 @@ class SubjectFinder:
         measured against, not its subject ("H200 is 1.9x faster than H100")."""
         if c is None or c.family not in ("ratio", "percent"):
             return hits
-        keep = [h for h in hits if not BASELINE_RE.search(self.text, max(0, h[0] - 24), h[0])]
+        span = self._baselines.get(id(c))
+        keep = [h for h in hits if not BASELINE_RE.search(self.text, max(0, h[0] - 24), h[0])
+                and not (span is not None and span[0] <= h[0] < span[1])]
         return keep
 
     def _model_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> str | None:

@@ -219,3 +219,53 @@ def subject_of_key(qkey: str) -> str | None:
     """The subject part of a quantity key ('*' -> None)."""
     s = qkey.rsplit("|", 1)[-1]
     return None if s == "*" else s
+
+
+COMPARED_FAMILIES = frozenset({"ratio", "percent"})
+
+
+@lru_cache(maxsize=65536)
+def baseline_key(baseline: str | None) -> str | None:
+    """'vLLM v0.5' -> 'vllm v0.5'; engine aliases folded ('TRT-LLM' -> 'tensorrt-llm')."""
+    t = norm(baseline)
+    if t is None:
+        return None
+    t = _ENGINE_ALIASES.get(t, t)
+    # spacing folded away: PDF text runs words together ("DeepSeek67B")
+    return t.replace(" ", "") or None
+
+
+def _baseline_match(a: str, b: str) -> bool:
+    """One baseline names the other: 'vllm' and 'vllmv0.5', 'h100' and '8xh100'."""
+    return a in b or b in a
+
+
+def comparison_differs(q: Claim, p: Claim) -> list[tuple[str, str]]:
+    """How a comparison ``p`` stands to ``q`` (CLAIMS.md §3: for ratios and percents the
+    baseline, the measured quantity and the direction must agree too).
+
+    Returns (what, how) pairs, how being ``open`` (``q`` states it, ``p`` does not),
+    ``differs`` or ``reversed`` (same baseline and quantity, opposite direction: the two
+    contradict each other whatever their numbers). What ``q`` leaves unsaid is no condition.
+    Both the checker and the linker read this one rule.
+    """
+    if q.family not in COMPARED_FAMILIES or p.family not in COMPARED_FAMILIES:
+        return []
+    out: list[tuple[str, str]] = []
+    qb, pb = baseline_key(q.baseline), baseline_key(p.baseline)
+    if qb is not None:
+        if pb is None:
+            out.append(("baseline", "open"))
+        elif not _baseline_match(qb, pb):
+            out.append(("baseline", "differs"))
+    if q.measures is not None:
+        if p.measures is None:
+            out.append(("measured quantity", "open"))
+        elif q.measures != p.measures:
+            out.append(("measured quantity", "differs"))
+    if q.direction is not None:
+        if p.direction is None:
+            out.append(("direction", "open"))
+        elif q.direction != p.direction and not any(h == "differs" for _, h in out):
+            out.append(("direction", "reversed"))
+    return out

@@ -166,10 +166,24 @@ def conditions(c: Claim, size: float | None = None, skip: tuple[str, ...] = ()) 
     return out
 
 
+def comparison_text(c: Claim) -> str:
+    """' higher throughput than vLLM' for a ratio or percent that compares (else '')."""
+    if c.family not in ("ratio", "percent"):
+        return ""
+    parts = []
+    if c.direction:
+        parts.append({"up": "higher", "down": "lower"}.get(c.direction, c.direction))
+    if c.measures:
+        parts.append(c.measures)
+    if c.baseline:
+        parts.append(("than " if c.direction else "vs ") + c.baseline)
+    return (" " + " ".join(parts)) if parts else ""
+
+
 def describe(c: Claim, size: float | None = None) -> str:
     """'826 tokens/s per user (DeepSeek-V4.1-Flash, 552B parameters, P90, on 4 x B300)'."""
     conds = conditions(c, size)
-    text = figure_text(c)
+    text = figure_text(c) + comparison_text(c)
     return f"{text} ({', '.join(conds)})" if conds else text
 
 

@@ -1,0 +1,156 @@
+"""What a ratio or percent compares: direction, measured quantity and baseline.
+
+"DeepSpeed-FastGen provides up to 2.3x higher effective throughput than vLLM" is a figure
+on DeepSpeed-FastGen whose direction is ``up``, which measures ``throughput`` and whose
+baseline is vLLM. A reader who is told "2x slower than vLLM" must not hear it confirmed
+by that figure, and a check of "60% of training costs" must not be met by "59.8%
+agreement". So every ratio and percent keeps these three facts, read here from the words
+around it (the vocabulary is ``vocab/comparisons.toml``), and the checker and the linker
+compare them (``pipeline.link.keys.comparison_key``).
+
+The reading is local on purpose: the figure's own clause, up to the previous and next
+figure, and a sentence-opening "Compared with X," phrase. What is not written there stays
+None ("not stated"), which the checker treats as open, never as agreement.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pipeline.vocab.loader import load_raw
+
+AFTER_REACH = 90      # characters after the figure that can hold its direction and baseline
+BEFORE_REACH = 60     # characters before it ("reduces latency by 50%", "a speedup of 2x")
+_CLAUSE_END = re.compile(r"[;:!?]|\.(?:\s|$)|,\s+(?:and|but|while|whereas|which)\b|\n\s*\n")
+_PHRASE_STOP = re.compile(
+    r"[,;:()\[\]!?]|\.(?:\s|$)|\s(?:on|at|with|for|in|when|while|under|across|using|by|and|"
+    r"but|which|where|to|from|as|if|because)\s", re.I)
+_FILLER = re.compile(r"^(?:the|a|an|its|their|our|that\s+of|those\s+of|other|existing|"
+                     r"standard|baseline|default)\s+", re.I)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    direction: str | None           # up | down | None
+    measures: str | None            # throughput, latency, cost, training cost, ... | None
+    baseline: str | None            # the compared-against phrase as written, cleaned
+    baseline_span: tuple[int, int] | None
+    not_performance: bool = False   # a share of accuracy, agreement, ...: no claim
+
+
+@dataclass(frozen=True)
+class _Words:
+    direction: list[tuple[str, re.Pattern[str]]]
+    measures: list[tuple[str, re.Pattern[str]]]
+    not_performance: re.Pattern[str]
+    after: re.Pattern[str]
+    before: re.Pattern[str]
+
+
+def _alt(patterns: list[str]) -> str:
+    return r"\b(?:" + "|".join(f"(?:{p})" for p in patterns) + r")(?![\w-])"
+
+
+@lru_cache(maxsize=1)
+def words() -> _Words:
+    raw = load_raw("comparisons")
+    return _Words(
+        direction=[(k, re.compile(_alt(v), re.I)) for k, v in raw["direction"].items()],
+        measures=[(k, re.compile(_alt(v), re.I)) for k, v in raw["measures"].items()],
+        not_performance=re.compile(_alt(raw["not_performance"]["words"]), re.I),
+        after=re.compile(r"\s*(?:" + "|".join(raw["baseline"]["after"]) + r")\b\s*", re.I),
+        before=re.compile(r"(?:^|[,;(.]\s*|\b(?:and|but|[Ii]n\s*practice)\s*)(?:"
+                          + "|".join(raw["baseline"]["before"]) + r")\s*([^,;.]{1,80}?)\s*,", re.I),
+    )
+
+
+def _first(items: list[tuple[str, re.Pattern[str]]], text: str, last: bool = False):
+    """(name, match) of the earliest (or latest) hit of any list in ``text``; on a tie of
+    position, the list named first wins."""
+    best = None
+    for name, rx in items:
+        for m in rx.finditer(text):
+            if best is None or (m.start() > best[1].start() if last else m.start() < best[1].start()):
+                best = (name, m)
+            if not last:
+                break
+    return best
+
+
+def _clause(text: str, start: int, end: int) -> int:
+    """Where the clause starting at ``start`` ends (at most ``end``)."""
+    m = _CLAUSE_END.search(text, start, end)
+    return m.start() if m else end
+
+
+def _phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The noun phrase at ``start``: up to a comma, a preposition or the clause end."""
+    m = _PHRASE_STOP.search(text, start, end)
+    stop = m.start() if m else end
+    s, e = start, stop
+    while s < e and text[s] in " \t*_\"'“”‘’`":
+        s += 1
+    while e > s and text[e - 1] in " \t*_\"'“”‘’`.":
+        e -= 1
+    if e <= s:
+        return None
+    return s, e
+
+
+def clean_baseline(phrase: str) -> str:
+    phrase = " ".join(phrase.replace("**", " ").split())
+    while True:
+        stripped = _FILLER.sub("", phrase)
+        if stripped == phrase:
+            return phrase
+        phrase = stripped
+
+
+def read(text: str, start: int, end: int, s_start: int, s_end: int,
+         prev_end: int, next_start: int) -> Comparison:
+    """The comparison a ratio or percent at ``text[start:end]`` makes, read from its
+    sentence ``text[s_start:s_end]``; ``prev_end``/``next_start`` bound its own words
+    where other figures share the sentence."""
+    w = words()
+    a_end = min(s_end, next_start, end + AFTER_REACH)
+    a_end = _clause(text, end, a_end)
+    after = text[end:a_end]
+    b_start = max(s_start, prev_end, start - BEFORE_REACH)
+    before = text[b_start:start]
+    cut = None
+    for m in _CLAUSE_END.finditer(before):
+        cut = m.end()
+    if cut is not None:
+        b_start += cut
+        before = before[cut:]
+
+    # baseline: "than X", "over X", "vs X" after the figure; else "Compared with X," first
+    baseline = span = None
+    bm = w.after.search(after)
+    head = after[:bm.start()] if bm else after
+    if bm:
+        span = _phrase(text, end + bm.end(), a_end)
+    else:
+        om = w.before.search(text[s_start:start])
+        if om:
+            span = (s_start + om.start(1), s_start + om.end(1))
+    if span is not None:
+        baseline = clean_baseline(text[span[0]:span[1]]) or None
+        if baseline is None:
+            span = None
+
+    # direction and measured quantity: the figure's own words after it (before the
+    # baseline), else the words just before it ("reduces latency by 50%")
+    d = _first(w.direction, head)
+    direction = d[0] if d else None
+    if direction is None:
+        d = _first(w.direction, before, last=True)
+        direction = d[0] if d else None
+    m = _first(w.measures, head)
+    if m is None:
+        m = _first(w.measures, before, last=True)
+    measures = m[0] if m else None
+    np_hit = w.not_performance.search(head) or w.not_performance.search(before)
+    not_perf = bool(np_hit) and measures is None
+    return Comparison(direction, measures, baseline, span, not_perf)
