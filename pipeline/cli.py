@@ -19,6 +19,7 @@ from typing import Any, Iterable, Optional
 
 import typer
 
+from pipeline.dbguard import QueryTimeout, run_limited
 from pipeline.store import StoreError, Store, check_read_only, one_line, sql_error
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -28,10 +29,15 @@ DbOption = typer.Option(None, "--db", help="DuckDB file (default: $CLAIMS_DB or 
 DebugOption = typer.Option(False, "--debug", help="Show tracebacks.")
 PROGRESS_THRESHOLD = 5       # "more than a handful of files"
 DEFAULT_TIMEOUT = 300.0      # pipeline.run.DEFAULT_TIMEOUT (not imported: keeps --help fast)
+SQL_TIMEOUT = 120.0          # seconds `claims sql` lets a query run by default
 
 
 class UserError(Exception):
     """Something the user can fix; printed as one line."""
+
+
+class TimeLimit(UserError):
+    """A query stopped at its time limit (exit 124, as timeout(1) does)."""
 
 
 class _State:
@@ -105,6 +111,8 @@ def ingest(
                                    follow_links=follow_links, urls=urls, web=web,
                                    on_total=bar.start if bar.enabled else None,
                                    progress=bar.advance)
+        if not quiet:
+            _print_replacements(summary)
         link_failed = False
         if not no_link:
             try:
@@ -127,6 +135,17 @@ def ingest(
     print(summary.line())
     if link_failed or (strict and summary.errors):
         raise typer.Exit(1)
+
+
+def _print_replacements(summary) -> None:
+    """One line per source whose stored version was replaced, naming the source (the
+    resolved file path or address) and both versions: nothing is replaced unannounced."""
+    for source, old, new in summary.replacements:
+        was = f"document {old} -> {new}" if old and old != new else f"document {new} redone"
+        print(f"replaced: {source} ({was})")
+    more = summary.replaced - len(summary.replacements)
+    if more > 0:
+        print(f"replaced: ... and {more} more")
 
 
 def _split_sources(sources: list[str], urls_file: Path | None) -> tuple[list[Path], list[str]]:
@@ -237,14 +256,20 @@ def sql(
     query: str = typer.Argument(..., help="One read-only statement (SELECT, WITH, ...)."),
     db: Optional[str] = DbOption,
     fmt: SqlFormat = typer.Option(SqlFormat.table, "--format", "-f", help="table, csv or json."),
+    timeout: float = typer.Option(
+        SQL_TIMEOUT, "--timeout", min=0,
+        help="Stop the query after this many seconds (exit 124; 0: no limit). Ctrl-C stops "
+             "it at once (exit 130)."),
     debug: bool = DebugOption,
 ) -> None:
     """Run a read-only query; writes are refused."""
     _State.debug = _State.debug or debug
     check_read_only(query)
-    with Store.open(db, read_only=True, sandbox=True) as store:
+    with Store.open(db, read_only=True) as store:
         try:
-            columns, rows = store.query(query)
+            columns, rows = run_limited(store.con, lambda: store.query(query), timeout or None)
+        except QueryTimeout as exc:
+            raise TimeLimit(str(exc)) from None
         except Exception as exc:
             if _State.debug:
                 raise
@@ -332,7 +357,7 @@ def export(
         raise UserError(f"{output} is a folder; -o takes a file name")
     if output is not None and not output.parent.is_dir():
         raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
-    with Store.open(db, read_only=True, sandbox=True) as store:
+    with Store.open(db, read_only=True) as store:
         if fmt is ExportFormat.parquet:
             import pyarrow.parquet as pq
 
@@ -496,7 +521,7 @@ def main(argv: list[str] | None = None) -> None:
         if _State.debug:
             traceback.print_exc()
         _err(str(exc))
-        sys.exit(2)
+        sys.exit(124 if isinstance(exc, TimeLimit) else 2)
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

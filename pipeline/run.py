@@ -103,6 +103,8 @@ class Summary:
     claims: int = 0
     seconds: float = 0.0
     outcomes: list[Outcome] = field(default_factory=list)   # errors only (the first 1000)
+    # (source, previous document id, new document id) of each replacement (the first 1000)
+    replacements: list[tuple[str, str | None, str]] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
         self.keep(outcome)
@@ -130,6 +132,7 @@ class _Job:
     found: Found
     fingerprint: str
     doc_id: str
+    source: str = ""      # Found.source: the document's identity besides its bytes
 
 
 def _work(path: Path, root: Path, rel: str, fp: str, extract: Extractor | None):
@@ -249,6 +252,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
             else:
                 if source is not None:
                     source.finish(stored.doc)
+                stored.source = job.source
                 run.add(stored)
         run.flush()
         run.close()         # the last batch is written (or its error raised) before return
@@ -272,6 +276,9 @@ class _Ingest:
         self.store, self.summary, self.force, self.tick = store, summary, force, tick
         self.versions = f"ingest={INGEST_VERSION};extract={extractor_version()}"
         self.inflight: set[str] = set()      # document ids sent to parse, not yet written
+        # (source, doc id, path) of sources holding bytes stored or on their way: written
+        # once their document is (``Store.write_many(locations=)``)
+        self.waiting: list[tuple[str, str, str]] = []
         self.items: list[Stored] = []
         self.errors: list[Outcome] = []
         self.chars = 0
@@ -319,16 +326,21 @@ class _Ingest:
             overrides, _ = overrides_for(f.path, f.root)
             doc_id = content_id(data)
             del data
-            ready.append((f, doc_id, fingerprint(doc_id, overrides.as_dict(), self.versions)))
-        plans = self.store.plan_many([(d, f.rel, fp) for f, d, fp in ready], force=self.force)
-        for (f, doc_id, fp), plan in zip(ready, plans):
-            # the same bytes already on their way to the database: a duplicate
-            if plan.action == "skipped" or (doc_id in self.inflight and not plan.stale):
+            ready.append((f, doc_id, fingerprint(doc_id, overrides.as_dict(), self.versions),
+                          f.source))
+        plans = self.store.plan_many([(d, f.rel, fp, src) for f, d, fp, src in ready],
+                                     force=self.force)
+        for (f, doc_id, fp, src), plan in zip(ready, plans):
+            # unchanged, or the same bytes already on their way to the database (a
+            # duplicate): not parsed; the source is kept among the document's locations
+            if plan.action == "skipped" or (doc_id in self.inflight and plan.action == "new"):
+                if plan.locate or plan.action == "new":
+                    self.waiting.append((src, doc_id, f.rel))
                 self.summary.add(Outcome(f.rel, "skipped"))
                 self.tick(1, f.rel)
                 continue
             self.inflight.add(doc_id)
-            yield _Job(f, fp, doc_id)
+            yield _Job(f, fp, doc_id, src)
 
     # --- results -> the database ----------------------------------------------------
     def add(self, stored: Stored) -> None:
@@ -360,8 +372,12 @@ class _Ingest:
         items, errors = self.items, [(o.path, o.reason) for o in self.errors]
         self.items, self.errors, self.chars, self.since = [], [], 0, None
         self._collect()
-        if items or errors:
-            self.writer = _Writer(self.store, items, errors, self.force)
+        # a source whose document is still at a worker waits for a later batch
+        busy = self.inflight - {s.doc.id for s in items}
+        located = [w for w in self.waiting if w[1] not in busy]
+        self.waiting = [w for w in self.waiting if w[1] in busy]
+        if items or errors or located:
+            self.writer = _Writer(self.store, items, errors, self.force, located)
 
     def close(self) -> None:
         """Wait for the batch being written and record its outcomes."""
@@ -386,6 +402,8 @@ class _Ingest:
             self.summary.add(Outcome(path, "error", reason, trace=trace))
         for s, action in zip(items, actions):
             self.inflight.discard(s.doc.id)
+            if action == "replaced" and len(self.summary.replacements) < MAX_KEPT_OUTCOMES:
+                self.summary.replacements.append((s.location, s.previous, s.doc.id))
             if action is not None:
                 self.summary.add(Outcome(s.doc.path, action,
                                          n_claims=s.n_claims if action != "skipped" else 0))
@@ -398,18 +416,18 @@ class _Writer:
     not committed is lost whole (each file lands whole or not at all)."""
 
     def __init__(self, store: Store, items: list[Stored], errors: list[tuple[str, str]],
-                 force: bool) -> None:
+                 force: bool, located: list[tuple[str, str, str]] = ()) -> None:
         self.items = items
         self.store = store.cursor()         # a DuckDB connection is not shared by threads
         self.out: tuple | None = None
         self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(items, errors, force),
+        self.thread = threading.Thread(target=self._run, args=(items, errors, force, located),
                                        name="claims-writer", daemon=True)
         self.thread.start()
 
-    def _run(self, items, errors, force) -> None:
+    def _run(self, items, errors, force, located) -> None:
         try:
-            self.out = _write_batch(self.store, items, errors, force)
+            self.out = _write_batch(self.store, items, errors, force, located)
         except BaseException as exc:        # handed to the thread that waits for it
             self.error = exc
         finally:
@@ -429,12 +447,14 @@ class _Writer:
 
 
 def _write_batch(store: Store, items: list[Stored], errors: list[tuple[str, str]],
-                 force: bool) -> tuple[list[str | None], list[tuple[str, str, str]]]:
-    """Write files and errors in one transaction; if that fails, the files one at a time
-    so that one bad file fails alone. -> (each file's action or None, (path, reason,
-    traceback) of each file that failed). Runs on the writer thread: it records nothing."""
+                 force: bool, located: list[tuple[str, str, str]] = ()
+                 ) -> tuple[list[str | None], list[tuple[str, str, str]]]:
+    """Write files, errors and sources of duplicates in one transaction; if that fails,
+    the files one at a time so that one bad file fails alone. -> (each file's action or
+    None, (path, reason, traceback) of each file that failed). Runs on the writer thread:
+    it records nothing."""
     try:
-        return store.write_many(items, force=force, errors=errors), []
+        return store.write_many(items, force=force, errors=errors, locations=located), []
     except Exception:
         actions: list[str | None] = []
         failures = []
@@ -447,7 +467,7 @@ def _write_batch(store: Store, items: list[Stored], errors: list[tuple[str, str]
                 actions.append(None)
                 failures.append((s.doc.path, reason, traceback.format_exc()))
                 errors.append((s.doc.path, reason))
-        store.write_many([], errors=errors)
+        store.write_many([], errors=errors, locations=located)
         return actions, failures
 
 

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import duckdb
 
+from pipeline import dbguard
 from pipeline.model import Claim, Document, Link
 
 WAREHOUSE_PACKAGE = "pipeline.warehouse"
@@ -37,16 +38,10 @@ DB_ENV = "CLAIMS_DB"
 READ_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 
 
-# What `claims sql` may not do beyond reading the database file it opened: read or write
-# other files (read_csv, read_text, glob, COPY, ATTACH, EXPORT), load or install
-# extensions, or change these settings back (SET, PRAGMA). DuckDB enforces it.
-SANDBOX_CONFIG = {
-    "enable_external_access": False,
-    "autoinstall_known_extensions": False,
-    "autoload_known_extensions": False,
-    "allow_community_extensions": False,
-    "lock_configuration": True,
-}
+# What no connection of the tool may do beyond reading and writing its database file
+# (read or write other files, load or install extensions, change settings back): see
+# pipeline/dbguard.py, which applies it with the optimizer guard.
+SANDBOX_CONFIG = dbguard.SANDBOX_CONFIG
 
 
 class StoreError(Exception):
@@ -68,6 +63,9 @@ def _open_error(db: Path, exc: duckdb.Error, read_only: bool) -> str:
                     "this again when that one has finished")
         return (f"database {db} is in use by {who}; only one process at a time can write "
                 "to it: wait for that one to finish (or stop it) and run this again")
+    if "extension" in text.lower():
+        return (f"cannot open {db}: it is not a DuckDB database (reading it would take a DuckDB "
+                "extension, and the tool never installs or loads one)")
     return f"cannot open {db}: {one_line(exc)}"
 
 
@@ -83,18 +81,20 @@ def resolve_db(db: str | os.PathLike | None = None) -> Path:
     return Path(chosen).expanduser()
 
 
+@functools.lru_cache(maxsize=1)
 def schema_sql() -> str:
     """warehouse/schema.sql as shipped inside the installed package."""
     return files(WAREHOUSE_PACKAGE).joinpath("schema.sql").read_text(encoding="utf-8")
 
 
-def view_sqls() -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=1)
+def view_sqls() -> tuple[tuple[str, str], ...]:
     """(name, SQL) of every warehouse/views/*.sql, in name order."""
     folder = files(WAREHOUSE_PACKAGE).joinpath("views")
     if not folder.is_dir():
-        return []
-    return [(p.name, p.read_text(encoding="utf-8"))
-            for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".sql")]
+        return ()
+    return tuple((p.name, p.read_text(encoding="utf-8"))
+                 for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".sql"))
 
 
 def check_read_only(sql: str) -> None:
@@ -219,10 +219,18 @@ class Stored:
     claims: list[tuple]             # a row per claim, in CLAIM_COLUMNS order
     keys: list[tuple] | None = None  # (claim id, doc id, quantity key, subject), or None
     duplicate: str | None = None    # a claim id that occurs twice (the write is refused)
+    source: str | None = None       # where it was read (resolved path, URL); None: doc.path
+    previous: str | None = None     # set by the write: the document the source held before
+
+    @property
+    def location(self) -> str:
+        """The source this document was read from (its display path when none was given)."""
+        return self.source or self.doc.path
 
     @classmethod
     def of(cls, doc: Document, claims: Sequence[Claim], fingerprint: str,
-           keys: Sequence[tuple[str, str, str | None]] | None = None) -> "Stored":
+           keys: Sequence[tuple[str, str, str | None]] | None = None,
+           source: str | None = None) -> "Stored":
         """Check the claims belong to ``doc`` (ValueError if not) and take their rows.
 
         Plain tuples: they pickle fast between processes, and the writer turns a whole
@@ -238,7 +246,7 @@ class Stored:
             seen.add(c.id)
         rows = list(map(_claim_row, claims))
         key_rows = [(k[0], doc.id, k[1], k[2]) for k in keys] if keys else None
-        return cls(doc, fingerprint, rows, key_rows, duplicate)
+        return cls(doc, fingerprint, rows, key_rows, duplicate, source)
 
     @property
     def n_claims(self) -> int:
@@ -281,16 +289,97 @@ class LinkTotals:
 
 @dataclass
 class Plan:
-    """What writing a document would do: insert it, and which stored documents it replaces."""
+    """What writing a document read from one source would do: insert it, which stored
+    documents it removes, and whether the source held other bytes before (a replacement,
+    even when the old document stays because another source still holds it)."""
 
     insert: bool
     stale: list[str] = field(default_factory=list)
+    replaces: bool = False
+    previous: str | None = None     # the document the source held before, when it changed
+    locate: bool = False            # the source is not yet among the document's locations
 
     @property
     def action(self) -> str:
-        if self.stale:
+        if self.stale or self.replaces:
             return "replaced"
         return "new" if self.insert else "skipped"
+
+
+class _Known:
+    """What the planner knows of stored documents: fingerprints, sources, legacy paths.
+
+    A document stored before sources were kept (no ``locations`` row) is found by its
+    display path instead, as it was then."""
+
+    def __init__(self, rows: Iterable[tuple[str, str, str, str | None]]) -> None:
+        self.fp: dict[str, str] = {}
+        self.sources: dict[str, set[str]] = {}
+        self.by_source: dict[str, str] = {}
+        self.legacy: dict[str, set[str]] = {}
+        self.path: dict[str, str] = {}
+        for doc_id, path, fp, source in rows:
+            self.fp[doc_id], self.path[doc_id] = fp, path
+            self.sources.setdefault(doc_id, set())
+            if source is not None:
+                self.sources[doc_id].add(source)
+                self.by_source[source] = doc_id
+        for doc_id, srcs in self.sources.items():
+            if not srcs:
+                self.legacy.setdefault(self.path[doc_id], set()).add(doc_id)
+
+    def holder(self, source: str, path: str) -> str | None:
+        """The document this source holds now (a legacy one by its path)."""
+        found = self.by_source.get(source)
+        if found is None and self.legacy.get(path):
+            found = min(self.legacy[path])
+        return found
+
+    def owns(self, doc_id: str, source: str, path: str) -> bool:
+        return source in self.sources.get(doc_id, ()) or doc_id in self.legacy.get(path, ())
+
+    def drop(self, doc_id: str) -> None:
+        for src in self.sources.pop(doc_id, set()):
+            if self.by_source.get(src) == doc_id:
+                del self.by_source[src]
+        path = self.path.pop(doc_id, None)
+        self.legacy.get(path, set()).discard(doc_id)
+        self.fp.pop(doc_id, None)
+
+    def point(self, source: str, doc_id: str, path: str) -> None:
+        """``source`` now holds ``doc_id`` (its document stored or kept)."""
+        before = self.by_source.get(source)
+        if before is not None and before != doc_id:
+            self.sources.get(before, set()).discard(source)
+        for ids in self.legacy.values():
+            ids.discard(doc_id)
+        self.by_source[source] = doc_id
+        self.sources.setdefault(doc_id, set()).add(source)
+        self.path.setdefault(doc_id, path)
+
+    def plan(self, doc_id: str, path: str, fp: str, source: str, force: bool) -> Plan:
+        prev = self.holder(source, path)
+        plan = Plan(False)
+        if prev is not None and prev != doc_id:
+            plan.replaces, plan.previous = True, prev
+            left = self.sources.get(prev, set()) - {source}
+            if not left:                 # no other source holds its bytes: it goes
+                plan.stale.append(prev)
+            else:
+                self.sources[prev] = left
+                self.by_source.pop(source, None)
+        if doc_id not in self.fp:
+            plan.insert = True
+        elif self.owns(doc_id, source, path) and (force or self.fp[doc_id] != fp):
+            plan.insert = True           # its own source, new overrides or versions: redo
+            plan.stale.append(doc_id)
+        for gone in plan.stale:
+            self.drop(gone)
+        if plan.insert:
+            self.fp[doc_id] = fp
+        plan.locate = source not in self.sources.get(doc_id, ())
+        self.point(source, doc_id, path)
+        return plan
 
 
 class Store:
@@ -298,23 +387,31 @@ class Store:
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
         self.con, self.path, self.read_only = con, path, read_only
+        self.shadowed: list[str] = []      # views a reader takes from the package, not the file
 
     def cursor(self) -> "Store":
         """The same database through a connection of its own, for another thread (a
-        DuckDB connection is not to be shared between threads)."""
-        return Store(self.con.cursor(), self.path, self.read_only)
+        DuckDB connection is not to be shared between threads). Settings are the
+        database's, so the guards hold; temporary views are per connection, so a reader's
+        are made again."""
+        cur = Store(self.con.cursor(), self.path, self.read_only)
+        cur.shadowed = list(self.shadowed)
+        if self.read_only and self.shadowed:
+            dbguard.shadow_views(cur.con, view_sqls(), self.shadowed)
+        return cur
 
     # --- opening ---------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | os.PathLike | None = None, read_only: bool = False,
-             sandbox: bool = False) -> "Store":
+             sandbox: bool = True) -> "Store":
         """Open (and on first write, create) the database; StoreError on user problems.
 
         DuckDB lets one process write a database file and no other process read it
         meanwhile: a second writer, or a reader during an ingest, gets a StoreError saying
-        the database is busy and which process holds it. ``sandbox`` (read-only only)
-        also turns off every file, network and extension access of the connection and
-        locks its configuration (``claims sql``).
+        the database is busy and which process holds it. Every connection is sandboxed
+        (no file, network or extension access from SQL, configuration locked) and carries
+        the optimizer guard (``pipeline.dbguard``; ``sandbox`` is kept for callers, the
+        guards are not optional); a database that is not a claims warehouse is refused.
         """
         db = resolve_db(path)
         if read_only and not db.is_file():
@@ -324,19 +421,24 @@ class Store:
                 db.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create {db.parent}: {exc.strerror}") from None
-        config = dict(SANDBOX_CONFIG) if (sandbox and read_only) else {}
-        lock = config.pop("lock_configuration", False)
         try:
-            con = duckdb.connect(str(db), read_only=read_only, config=config)
+            con = dbguard.connect(str(db), read_only=read_only)
         except duckdb.Error as exc:
             raise StoreError(_open_error(db, exc, read_only)) from None
-        # no progress bar of DuckDB's own in the middle of the command's output
-        con.execute("SET enable_progress_bar = false")
-        if lock:
-            con.execute("SET lock_configuration = true")
         store = cls(con, db, read_only)
-        if not read_only:
-            store.apply_schema()
+        try:
+            store.shadowed = dbguard.check_shape(con, schema_sql(), view_sqls(),
+                                                 writer=not read_only)
+            if read_only:
+                dbguard.shadow_views(con, view_sqls(), store.shadowed)
+            else:
+                store.apply_schema()
+        except dbguard.ShapeError as exc:
+            con.close()
+            raise StoreError(f"cannot use {db}: {exc}") from None
+        except BaseException:
+            con.close()
+            raise
         return store
 
     def apply_schema(self) -> None:
@@ -358,16 +460,21 @@ class Store:
         self.close()
 
     # --- ingest writes ---------------------------------------------------------------
-    def plan(self, doc_id: str, path: str, fingerprint: str, force: bool = False) -> Plan:
-        """Skip an unchanged file, replace a changed one, never store the same bytes twice.
+    def plan(self, doc_id: str, path: str, fingerprint: str, force: bool = False,
+             source: str | None = None) -> Plan:
+        """Skip an unchanged source, replace a changed one, never store the same bytes twice.
 
-        Same bytes already stored under another path count as unchanged (a duplicate);
-        ``force`` replaces a stored document even when nothing changed.
+        A document is its bytes (``doc_id``) read from a source (``source``: the resolved
+        file path or the address; ``path`` when not given). The same bytes already stored
+        from another source count as unchanged (the source is added to the document's
+        locations); a source whose bytes changed replaces its own earlier version, which is
+        removed unless another source still holds it; ``force`` redoes a stored document
+        read from its own source even when nothing changed.
         """
-        return self.plan_many([(doc_id, path, fingerprint)], force)[0]
+        return self.plan_many([(doc_id, path, fingerprint, source)], force)[0]
 
-    def plan_many(self, items: Sequence[tuple[str, str, str]], force: bool = False) -> list[Plan]:
-        """``plan`` for (doc id, path, fingerprint) items in order, with one query.
+    def plan_many(self, items: Sequence[tuple], force: bool = False) -> list[Plan]:
+        """``plan`` for (doc id, path, fingerprint[, source]) items in order, one query.
 
         Each item is planned as if the ones before it had been written (a file that moves
         to another path while its old path gets new bytes is still stored once).
@@ -376,63 +483,59 @@ class Store:
 
         if not items:
             return []
+        items = [(i[0], i[1], i[2], (i[3] if len(i) > 3 and i[3] else i[1])) for i in items]
         probe = pa.table({"id": pa.array([i[0] for i in items], pa.string()),
-                          "path": pa.array([i[1] for i in items], pa.string())})
+                          "path": pa.array([i[1] for i in items], pa.string()),
+                          "source": pa.array([i[3] for i in items], pa.string())})
         self.con.register("_plan_batch", probe)
         try:
             rows = self.con.execute(
-                "SELECT id, path, fingerprint FROM documents"
-                " WHERE id IN (SELECT id FROM _plan_batch) OR path IN (SELECT path FROM _plan_batch)"
+                "SELECT d.id, d.path, d.fingerprint, l.source FROM documents d"
+                " LEFT JOIN locations l ON l.doc_id = d.id"
+                " WHERE d.id IN (SELECT id FROM _plan_batch)"
+                " OR d.id IN (SELECT doc_id FROM locations"
+                "             WHERE source IN (SELECT source FROM _plan_batch))"
+                " OR (d.path IN (SELECT path FROM _plan_batch)"
+                "     AND d.id NOT IN (SELECT doc_id FROM locations))"
             ).fetchall()
         finally:
             self._forget("_plan_batch")
-        by_id = {r[0]: (r[1], r[2]) for r in rows}
-        by_path: dict[str, set[str]] = {}
-        for doc_id, (path, _) in by_id.items():
-            by_path.setdefault(path, set()).add(doc_id)
-        plans = []
-        for doc_id, path, fp in items:
-            stale = sorted(i for i in by_path.get(path, ()) if i != doc_id)
-            row = by_id.get(doc_id)
-            if row is None:
-                plan = Plan(True, stale)
-            elif row[0] == path and (force or row[1] != fp):
-                plan = Plan(True, stale + [doc_id])
-            else:
-                plan = Plan(False, stale)
-            for gone in plan.stale:
-                gone_path = by_id.pop(gone)[0]
-                by_path[gone_path].discard(gone)
-            if plan.insert:
-                by_id[doc_id] = (path, fp)
-                by_path.setdefault(path, set()).add(doc_id)
-            plans.append(plan)
-        return plans
+        known = _Known(rows)
+        return [known.plan(doc_id, path, fp, source, force) for doc_id, path, fp, source in items]
 
     def write(self, doc: Document, claims: Sequence[Claim], fingerprint: str,
               at: dt.datetime | None = None, force: bool = False,
-              keys: Sequence[tuple[str, str, str | None]] | None = None) -> str:
+              keys: Sequence[tuple[str, str, str | None]] | None = None,
+              source: str | None = None) -> str:
         """Store ``doc`` with its pages and claims in one transaction; returns the action.
 
         ``keys`` are the claims' (claim id, quantity key, subject) for ``claim_keys``; the
-        document is also queued in ``link_pending`` for the next link.
+        document is also queued in ``link_pending`` for the next link. ``source`` is where
+        it was read (see ``plan``).
         """
-        return self.write_many([Stored.of(doc, claims, fingerprint, keys)], at=at, force=force)[0]
+        return self.write_many([Stored.of(doc, claims, fingerprint, keys, source)],
+                               at=at, force=force)[0]
 
     def write_many(self, items: Sequence["Stored"], at: dt.datetime | None = None,
-                   force: bool = False, errors: Sequence[tuple[str, str]] = ()) -> list[str]:
+                   force: bool = False, errors: Sequence[tuple[str, str]] = (),
+                   locations: Sequence[tuple[str, str, str]] = ()) -> list[str]:
         """Store many files in one transaction: each lands whole, and all or none of them.
 
         Returns each item's action (new | replaced | skipped), planned in order as ``plan``
         does. ``errors`` are (path, reason) of files that failed, kept in ``ingest_errors``
         (the latest reason per path) in the same transaction; a stored path loses its
-        error. Rows go in as Arrow batches: one INSERT per table for the whole batch.
+        error. ``locations`` are (source, doc id, path) of sources found to hold bytes
+        already stored (a duplicate skipped before parsing): each is kept if its document
+        is stored. Rows go in as Arrow batches: one INSERT per table for the whole batch.
         """
         at = at or dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
         con = self.con
         con.begin()
         try:
             actions = self._write_batch(items, at, force) if items else []
+            located = [(s.location, s.doc.id, s.doc.path) for s in items] + list(locations)
+            if located:
+                self._locate(located, at)
             if errors:
                 self._record_errors(errors, at)
             con.commit()
@@ -441,7 +544,7 @@ class Store:
             raise
         finally:
             for name in ("_docs_batch", "_pages_batch", "_claims_batch", "_keys_batch",
-                         "_paths_batch", "_errors_batch"):
+                         "_paths_batch", "_errors_batch", "_locations_batch", "_gone_batch"):
                 self._forget(name)
         return actions
 
@@ -449,10 +552,12 @@ class Store:
         import pyarrow as pa
 
         con = self.con
-        plans = self.plan_many([(s.doc.id, s.doc.path, s.fingerprint) for s in items], force)
+        plans = self.plan_many([(s.doc.id, s.doc.path, s.fingerprint, s.location)
+                                for s in items], force)
         stale: set[str] = set()
         inserts: dict[str, Stored] = {}
         for s, plan in zip(items, plans):
+            s.previous = plan.previous
             for gone in plan.stale:
                 stale.add(gone)
                 inserts.pop(gone, None)     # written earlier in this batch, replaced again
@@ -460,6 +565,10 @@ class Store:
                 inserts[s.doc.id] = s
         if stale:
             self._delete(sorted(stale))
+            gone = sorted(stale - set(inserts))     # redone documents keep their sources
+            if gone:
+                con.register("_gone_batch", pa.table({"id": pa.array(gone, pa.string())}))
+                con.execute("DELETE FROM locations WHERE doc_id IN (SELECT id FROM _gone_batch)")
         new = list(inserts.values())
         for s in new:
             if s.duplicate is not None:     # claims.id is unique without an index (schema.sql)
@@ -492,6 +601,22 @@ class Store:
         con.register("_paths_batch", pa.table({"path": pa.array([s.doc.path for s in items], pa.string())}))
         con.execute("DELETE FROM ingest_errors WHERE path IN (SELECT path FROM _paths_batch)")
         return [p.action for p in plans]
+
+    def _locate(self, located: Sequence[tuple[str, str, str]], at: dt.datetime) -> None:
+        """Point each source at the document it holds now (the last word per source wins);
+        a source whose document is not stored (its write failed) keeps what it had."""
+        import pyarrow as pa
+
+        latest = {src: (doc_id, path) for src, doc_id, path in located}
+        self.con.register("_locations_batch", pa.table({
+            "source": pa.array(list(latest), pa.string()),
+            "doc_id": pa.array([v[0] for v in latest.values()], pa.string()),
+            "path": pa.array([v[1] for v in latest.values()], pa.string()),
+            "seen_at": pa.array([at] * len(latest), pa.timestamp("us"))}))
+        self.con.execute("DELETE FROM locations WHERE source IN (SELECT b.source FROM _locations_batch b"
+                         " WHERE b.doc_id IN (SELECT id FROM documents))")
+        self.con.execute("INSERT INTO locations SELECT source, doc_id, path, seen_at FROM _locations_batch"
+                         " WHERE doc_id IN (SELECT id FROM documents)")
 
     def _forget(self, name: str) -> None:
         try:

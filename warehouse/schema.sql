@@ -149,3 +149,16 @@ CREATE TABLE IF NOT EXISTS ingest_errors (
 );
 
 INSERT OR IGNORE INTO schema_info VALUES ('version', '1');
+
+-- Where each document was read from (issue 15). A document is its bytes (documents.id);
+-- a source is where they were read: the resolved absolute file path, or the web address.
+-- One row per source, naming the document its latest ingest stored or matched, so the same
+-- bytes from two sources are stored once with both sources kept, a changed source
+-- replaces only its own earlier version, and two folders' README.md stay two documents.
+-- path is the display path the source was ingested under (documents.path is the first).
+CREATE TABLE IF NOT EXISTS locations (
+    source      VARCHAR NOT NULL,
+    doc_id      VARCHAR NOT NULL,
+    path        VARCHAR NOT NULL,
+    seen_at     TIMESTAMP NOT NULL
+);

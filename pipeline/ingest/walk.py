@@ -39,6 +39,15 @@ class Found:
     kind: str      # document | manifest | unsupported | error | unchanged
     reason: str = ""   # for kind == error: what went wrong and what to do
 
+    @property
+    def source(self) -> str:
+        """Where the document comes from, its identity besides its bytes: the web address,
+        else the file's resolved absolute path (``rel`` depends on the folder named on the
+        command line, so two folders' README.md would share it)."""
+        if self.rel.startswith(("http://", "https://")):
+            return self.rel
+        return os.path.realpath(self.path)
+
 
 def _classify(path: Path) -> tuple[str, str]:
     """(kind, reason) of a regular file (or a followed link to one) inside a folder."""
