@@ -12,9 +12,9 @@ from pipeline.extract.numbers import (
 )
 from pipeline.extract.patterns import (
     AND_TO_RE, AT_POINT_RE, BRACKETED_RE, CAP_WORD_RE, CELL_NUMBER_RE, DOUBLE_NOUN_RE,
-    HEADER_FAMILY, HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
+    HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
     RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
-    SKIP_HEADER_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE, TOKENS_HEADER_RE,
+    TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     UNIT_BEFORE_RE,
 )
 from pipeline.extract.tables import clean
@@ -72,6 +72,16 @@ def _apply_unit(c: Cand, hit: UnitHit) -> None:
     c.phase = hit.entry.phase or c.phase
     c.end = hit.end
     c.after_unit = max(hit.end, hit.scope_end or 0)
+
+
+# The unit a column gets when its header names the quantity but writes no unit.
+_DEFAULT_ENTRY = {
+    "ratio": UnitEntry("x", "ratio"),
+    "percent": UnitEntry("%", "percent"),
+    "token_throughput": UnitEntry("tokens/s", "token_throughput"),
+    "request_throughput": UnitEntry("requests/s", "request_throughput"),
+    "tokens": UnitEntry("count", "tokens"),
+}
 
 
 def _may_have_word_after(text: str, pos: int) -> bool:
@@ -171,6 +181,8 @@ class CandidateFinder:
                 return None
             _apply_unit(c, own)
             if cell is not None:  # "| 80 GB |": its own unit, the row's and column's subject
+                if not self._cell_may_be_figure(c, cell):
+                    return None
                 c.table = cell
             if own.entry.family in ("latency",) and n.spelled and c.value_text.lower() in ("one", "a"):
                 return None
@@ -255,24 +267,37 @@ class CandidateFinder:
         return None
 
     # ------------------------------------------------------------------ tables
+    def _cell_may_be_figure(self, c: Cand, cell) -> bool:
+        """A cell with its own unit is a figure unless its column holds settings,
+        identifiers or quality scores, or it is the "1x" baseline of a ratio column."""
+        table, _, cl = cell
+        col = self.typer.column(table.column_header(cl.col))
+        if col.kind in ("setting", "ident", "quality"):
+            return False
+        return not (c.family == "ratio" and c.value == 1 and c.high is None)
+
     def _table_candidate(self, c: Cand, cell) -> Cand | None:
+        """A bare number in a table cell: a figure when its column's header types it as
+        one, with the header's unit (or the family's canonical unit when the header names
+        the quantity but no unit)."""
         table, row, cl = cell
         # only a cell that is the figure itself; a number inside a label cell is not one
         if not CELL_NUMBER_RE.fullmatch(clean(cl.text)):
             return None
         header = table.column_header(cl.col)
-        if not header or SKIP_HEADER_RE.search(header) and not HEADER_FAMILY[0][0].search(header) and "throughput" not in header.lower() and "latency" not in header.lower():
+        col = self.typer.column(header)
+        if col.kind != "figure":
             return None
         hit = self._header_unit(header)
+        if hit is not None and hit.entry.family != col.family:
+            hit = None
         if hit is None:
-            for pat, entry in HEADER_FAMILY:
-                if pat.search(header):
-                    hit = UnitHit(end=c.end, unit_text="", entry=entry)
-                    break
-        if hit is None and TOKENS_HEADER_RE.search(header):
-            hit = UnitHit(end=c.end, unit_text="", entry=UnitEntry("count", "tokens"))
-        if hit is None:
-            return None
+            entry = _DEFAULT_ENTRY.get(col.family)
+            if entry is None:
+                return None  # a latency, memory or price with no unit anywhere
+            hit = UnitHit(end=c.end, unit_text="", entry=entry)
+        if col.family == "ratio" and c.value == 1 and c.high is None:
+            return None  # the baseline row of a speedup column
         _take_unit(c, hit)  # the header's unit: the cell's own span stays as it is
         c.implied = True
         c.table = (table, row, cl)

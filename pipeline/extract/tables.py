@@ -1,119 +1,243 @@
-"""Pipe tables (Markdown, and HTML tables rendered as pipe rows by ingest) with cell offsets.
+"""Table semantics: what each column of a table holds, and which cell belongs to which.
 
-A number in a table cell rarely carries its unit; the column header does ("Throughput
-(out tok/s/GPU)", "Mean TTFT (ms)"), the row names the subject ("llama_70b", "GPT-J 6B"),
-a one-cell row names a section ("**H100**"), and a caption line above the table sets
-conditions for all of it ("H200 FP8 Max throughput").
+Tables come from the one Table model (``pipeline.model``): the ingest readers set
+``Document.tables`` (HTML from the DOM, PDF from the page layout); otherwise the text
+readers (``pipeline.ingest.tables``: pipe and whitespace-aligned tables) read them here.
+
+A column header says what its cells are (the words in ``vocab/table_headers.toml``),
+tried in this order:
+
+- ``quality``: accuracy and quality scores; never claims.
+- ``ratio``: "Speedup", "TPS/User Speedup", "vs vLLM", "(x)": a ratio whatever it compares.
+- a unit of a measured quantity wherever the header writes it: "(tok/s)", "[ms]",
+  ", tokens/s", "Tokens/sec per user", in a second header row joined to the first.
+- ``setting``: ISL/OSL, input/output length, batch, concurrency, QPS offered, TP/EP,
+  #GPUs, and plain counts: conditions of the row's figures (or no claim at all).
+- ``ident``: model, hardware, engine, precision, provider: whose figures the row holds.
+- ``percent`` words, then family words with no unit ("Throughput", "TTFT").
+
+A transposed table (metric names down the first column, systems or configurations as
+column headers) is turned on its side once, so every reader below sees columns of one
+quantity: its rows become the systems, with the column header cell as their label.
 """
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
-
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
-from pipeline.extract.patterns import AtLineStart
+from pipeline.ingest.tables import clean, text_tables
+from pipeline.model import Cell, Row, Table
+from pipeline.vocab.loader import load_raw
 
-# Patterns used inside functions, compiled once.
-_PIPE_RE = re.compile(r"(?<!\\)\|")
+__all__ = ["Cell", "Row", "Table", "clean", "find_tables", "TableIndex", "Column", "HeaderTyper",
+           "prepare_tables", "setting_values"]
 
-
-_ROWS = AtLineStart(r"[ \t]*\|[^\n]*")   # lines that start with a pipe
-_SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_STRIP_RE = re.compile(r"<[^>]+>|\*\*|__|`")
-
-
-@dataclass
-class Cell:
-    start: int
-    end: int
-    col: int
-    text: str
-
-
-@dataclass
-class Row:
-    start: int
-    end: int
-    cells: list[Cell]
-    section: str | None = None
-
-
-@dataclass
-class Table:
-    start: int
-    end: int
-    header: list[str]
-    rows: list[Row] = field(default_factory=list)
-    caption: str = ""
-
-    def column_header(self, col: int) -> str:
-        return self.header[col] if 0 <= col < len(self.header) else ""
-
-
-def clean(cell_text: str) -> str:
-    return _STRIP_RE.sub("", cell_text).strip()
-
-
-def _cells(text: str, s: int, e: int) -> list[Cell]:
-    line = text[s:e]
-    cells = []
-    # Split on unescaped pipes; the leading pipe opens the first cell.
-    positions = [m.start() for m in _PIPE_RE.finditer(line)]
-    if not positions:
-        return cells
-    if line[: positions[0]].strip():
-        positions.insert(0, -1)
-    for col, (a, b) in enumerate(zip(positions, positions[1:] + ([len(line)] if line.rstrip()[-1:] != "|" else []))):
-        cs, ce = a + 1, b
-        while cs < ce and line[cs].isspace():
-            cs += 1
-        while ce > cs and line[ce - 1].isspace():
-            ce -= 1
-        cells.append(Cell(s + cs, s + ce, col, line[cs:ce]))
-    return cells
+_NUM_RE = re.compile(r"(\d+(?:[.,]\d+)*)\s*([kK])?")
+_MEASURED = ("token_throughput", "request_throughput", "latency", "memory", "bandwidth", "compute",
+             "power", "money", "percent", "ratio")
+_PAR_KIND_RE = re.compile(r"(?i)\b(TP|EP|PP|DP|tensor|expert|pipeline|data)\b")
+_PAR_CELL_RE = re.compile(r"(?i)^(?:(?:TP|EP|PP|DP)\s*\d+\s*)+$")
+_ISL_OSL_CELL_RE = re.compile(r"^\s*(\d[\d,.]*\s*[kK]?)\s*[/x×,:-]\s*(\d[\d,.]*\s*[kK]?)\s*$")
+_GENERIC_FIRST_RE = re.compile(r"(?i)^\s*(?:metrics?|measure(?:ment)?s?|results?|quantity|kpi|item|)\s*$")
+_TOTAL_WORD_RE = re.compile(r"(?i)\b(?:aggregate|overall|system[- ]wide|cluster[- ]wide|sum)\b")
 
 
 def find_tables(text: str) -> list[Table]:
-    """Every pipe table: a header row, a separator row, then data rows."""
-    lines = list(_ROWS.spans(text))
-    tables: list[Table] = []
-    i = 0
-    while i < len(lines) - 1:
-        hs, he = lines[i]
-        ss, se = lines[i + 1]
-        between = text[he:ss]
-        if between.strip() or not _SEP_RE.match(text[ss:se]):
-            i += 1
-            continue
-        header = [clean(c.text) for c in _cells(text, hs, he)]
-        table = Table(start=hs, end=se, header=header, caption=_caption(text, hs))
-        section = None
-        j = i + 2
-        prev_end = se
-        while j < len(lines) and not text[prev_end: lines[j][0]].strip():
-            rs, re_ = lines[j]
-            cells = _cells(text, rs, re_)
-            filled = [c for c in cells if clean(c.text)]
-            if len(filled) == 1 and len(header) > 2 and filled[0].col == 0:
-                section = clean(filled[0].text)
-            else:
-                table.rows.append(Row(rs, re_, cells, section))
-            table.end = re_
-            prev_end = re_
-            j += 1
-        tables.append(table)
-        i = j
-    return tables
+    """The tables of a plain or Markdown text (pipe and whitespace-aligned)."""
+    return text_tables(text)
 
 
-def _caption(text: str, table_start: int) -> str:
-    """The nearest non-empty line within three lines above the table."""
-    before = text[max(0, table_start - 600): table_start].rstrip("\n").split("\n")
-    for line in reversed(before[-3:]):
-        if line.strip():
-            return clean(line.lstrip("#").strip())
-    return ""
+@dataclass(frozen=True)
+class Column:
+    """What a column holds. ``kind``: figure | setting | ident | quality | label.
+    ``field``: the Claim field a setting or identifier fills (None for plain counts);
+    ``family``: a figure column's family when its header fixes one."""
+
+    kind: str
+    field: str | None = None
+    family: str | None = None
+    statistic: str | None = None
+    phase: str | None = None
+    token_kind: str | None = None
+    scope: str | None = None
+
+
+def _compile(pats: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in pats) or "(?!)", re.I)
+
+
+@lru_cache(maxsize=2)
+def _headers(extra: str | None) -> dict:
+    raw = load_raw("table_headers", extra)
+    out = {k: _compile(raw[k]["patterns"]) for k in ("quality", "ratio", "percent")}
+    for group in ("settings", "identifiers", "families", "statistics", "phases"):
+        out[group] = [(name, _compile(pats)) for name, pats in raw.get(group, {}).items()]
+    return out
+
+
+def headers_vocab() -> dict:
+    import os
+
+    return _headers(os.environ.get("CLAIMS_VOCAB"))
+
+
+_KIND_WORDS = [(re.compile(r"(?i)\bout(?:put)?\b|\bgenerat(?:ed|ion)\b|\bdecode\b"), "output"),
+               (re.compile(r"(?i)\btotal\b"), "total"),
+               (re.compile(r"(?i)\bin(?:put)?\b|\bprompt\b|\bprefill\b"), "input")]
+
+
+class HeaderTyper:
+    """Types column headers (cached per header text) with the vocabulary and the unit
+    reader: ``unit_of(header)`` is the extractor's header unit reader."""
+
+    def __init__(self, vocab, unit_of):
+        self.v = vocab
+        self.h = headers_vocab()
+        self.unit_of = unit_of
+        self._cache: dict[str, Column] = {}
+
+    def column(self, header: str) -> Column:
+        col = self._cache.get(header)
+        if col is None:
+            col = self._cache[header] = self._type(header)
+        return col
+
+    def _first(self, group: str, header: str) -> str | None:
+        for name, pat in self.h[group]:
+            if pat.search(header):
+                return name
+        return None
+
+    def _facts(self, header: str, family: str | None, scope: str | None = None) -> dict:
+        stat = self._first("statistics", header) or self.v.statistics.first(header)
+        phase = self._first("phases", header) or self.v.phases.first(header)
+        kind = None
+        if family in ("token_throughput", "tokens"):
+            kind = next((k for pat, k in _KIND_WORDS if pat.search(header)), None)
+        if scope is None and family in ("token_throughput", "request_throughput", "money"):
+            found = [name for _, _, name in self.v.scope_context.finditer(header)]
+            found = [s for s in found if s != "aggregate" or _TOTAL_WORD_RE.search(header)]
+            scope = found[0] if found else None
+        return {"statistic": stat, "phase": phase, "token_kind": kind, "scope": scope}
+
+    def _type(self, header: str) -> Column:
+        h = header.strip()
+        if not h:
+            return Column("label")
+        if self.h["quality"].search(h):
+            return Column("quality")
+        if self.h["ratio"].search(h):
+            return Column("figure", family="ratio", **self._facts(h, "ratio"))
+        hit = self.unit_of(h)
+        if hit is not None and hit.entry.family in _MEASURED:
+            return Column("figure", family=hit.entry.family, **self._facts(h, hit.entry.family, hit.scope))
+        setting = self._first("settings", h)
+        if setting is not None:
+            return Column("setting", field=None if setting == "count" else setting)
+        ident = self._first("identifiers", h)
+        if ident is not None:
+            return Column("ident" if ident != "label" else "label", field=ident)
+        if self.h["percent"].search(h):
+            return Column("figure", family="percent", **self._facts(h, "percent"))
+        fam = self._first("families", h)
+        if fam is None and hit is not None and hit.entry.family == "tokens":
+            fam = "tokens"
+        if fam is not None:
+            return Column("figure", family=fam, **self._facts(h, fam))
+        facts = self._facts(h, None)
+        if facts["phase"] in ("ttft", "tpot", "e2e") or re.search(r"(?i)\blatency\b|\btime\b", h):
+            return Column("figure", family="latency", **facts)
+        return Column("label")
+
+
+def number(text: str) -> float | None:
+    """The one number a setting cell holds ("64", "1,024", "2k"), else None."""
+    m = _NUM_RE.fullmatch(clean(text).strip("*~ "))
+    if not m:
+        return None
+    try:
+        val = float(m.group(1).replace(",", ""))
+    except ValueError:
+        return None
+    return val * 1000 if m.group(2) else val
+
+
+def setting_values(field: str, header: str, text: str) -> dict:
+    """The Claim fields a setting cell fills: {"concurrency": 64.0}, {"isl": 1024.0,
+    "osl": 128.0} from "1024/128", {"parallelism": "TP8"}."""
+    t = clean(text)
+    if field == "isl_osl":
+        m = _ISL_OSL_CELL_RE.match(t)
+        if m:
+            a, b = number(m.group(1)), number(m.group(2))
+            if a is not None and b is not None:
+                return {"isl": a, "osl": b}
+        return {}
+    if field == "parallelism":
+        if _PAR_CELL_RE.match(t):
+            return {"parallelism": re.sub(r"\s+", "", t).upper()}
+        n = number(t)
+        if n is None:
+            return {}
+        kind = _PAR_KIND_RE.search(header)
+        word = (kind.group(1).upper() if kind else "TP")
+        word = {"TENSOR": "TP", "EXPERT": "EP", "PIPELINE": "PP", "DATA": "DP"}.get(word, word)
+        return {"parallelism": f"{word}{int(n)}"}
+    n = number(t)
+    if n is None:
+        return {}
+    if field == "hw_count":
+        return {"hw_count": int(n)} if n.is_integer() else {}
+    return {field: n}
+
+
+# ---------------------------------------------------------------------- layout
+def _transpose(t: Table) -> Table:
+    """``t`` on its side: each column (after the first) becomes a row labelled by its
+    header cell; each row label becomes a column header."""
+    ncols = max([len(t.header)] + [c.col + 1 for r in t.rows for c in r.cells])
+    labels = {}
+    for r in t.rows:
+        first = next((c for c in r.cells if c.col == 0), None)
+        labels[id(r)] = clean(first.text) if first is not None else ""
+    header = [t.column_header(0)] + [labels[id(r)] for r in t.rows]
+    head_cells: dict[int, list[Cell]] = {}
+    for hr in t.header_rows:
+        for c in hr.cells:
+            head_cells.setdefault(c.col, []).append(c)
+    rows = []
+    for j in range(1, ncols):
+        cells = [Cell(c.start, c.end, 0, c.text, c.page) for c in head_cells.get(j, [])[-1:]]
+        for i, r in enumerate(t.rows, start=1):
+            for c in r.cells:
+                if c.col == j:
+                    cells.append(Cell(c.start, c.end, i, c.text, c.page))
+        if len(cells) > 1 or (cells and cells[0].col != 0):
+            rows.append(Row(min(c.start for c in cells), max(c.end for c in cells), cells))
+    out = Table(start=t.start, end=t.end, header=header, rows=rows, caption=t.caption,
+                header_rows=[], context=t.context, source=t.source, page=t.page)
+    out.transposed = True  # type: ignore[attr-defined]
+    out.column_labels = {j: t.column_header(j) for j in range(ncols)}  # type: ignore[attr-defined]
+    return out
+
+
+def is_transposed(t: Table, typer: HeaderTyper) -> bool:
+    """Metric names down the first column, and no column header naming a quantity."""
+    if not t.rows or len(t.header) < 2 or not _GENERIC_FIRST_RE.match(t.header[0]) and typer.column(t.header[0]).kind != "label":
+        return False
+    if any(typer.column(h).kind in ("figure", "setting", "quality") for h in t.header[1:] if h):
+        return False
+    firsts = [clean(c.text) for r in t.rows for c in r.cells if c.col == 0]
+    typed = [typer.column(x).kind for x in firsts if x]
+    figures = sum(1 for k in typed if k == "figure")
+    return figures >= 2 and figures * 2 >= len(t.rows)
+
+
+def prepare_tables(tables: list[Table], typer: HeaderTyper) -> list[Table]:
+    """The tables as the extractor reads them: transposed ones turned on their side."""
+    return [_transpose(t) if is_transposed(t, typer) else t for t in tables]
 
 
 class TableIndex:
@@ -125,9 +249,10 @@ class TableIndex:
             for r in t.rows:
                 for c in r.cells:
                     self.cells.append((c.start, c.end, t, r, c))
+        self.cells.sort(key=lambda x: x[0])
         self.starts = [c[0] for c in self.cells]
-        self.tables = tables
-        self.table_starts = [t.start for t in tables]
+        self.tables = sorted(tables, key=lambda t: t.start)
+        self.table_starts = [t.start for t in self.tables]
 
     def at(self, pos: int) -> tuple[Table, Row, Cell] | None:
         i = bisect.bisect_right(self.starts, pos) - 1

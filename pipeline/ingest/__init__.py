@@ -105,7 +105,7 @@ def ingest_bytes(data: bytes, rel_path: str, overrides: Overrides | None = None,
         id=content_id(data), path=rel_path, format=fmt, text=parsed.text,
         title=parsed.title, publisher=parsed.publisher, url=parsed.url,
         published=parsed.published, author=parsed.author, pages=parsed.pages,
-        meta={**parsed.meta, "n_bytes": len(data)},
+        meta={**parsed.meta, "n_bytes": len(data)}, tables=parsed.tables,
     )
     if parsed.role:
         doc.role, doc.role_source = parsed.role, "metadata"

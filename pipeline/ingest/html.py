@@ -261,4 +261,15 @@ def parse(data: bytes) -> Parsed:
         info["published_source"] = found.pop("published_source")
     return Parsed(text, "html", title=found.get("title"), publisher=found.get("publisher"),
                   url=found.get("url"), published=found.get("published"),
-                  author=found.get("author"), meta=info)
+                  author=found.get("author"), meta=info, tables=_tables(tree, text))
+
+
+def _tables(tree, text: str) -> list | None:
+    """The page's tables from its DOM, with spans in the stored text (``tables_html``);
+    None (the extractor reads the text) if the reader fails."""
+    from pipeline.ingest import tables_html
+
+    try:
+        return tables_html.dom_tables(tree, text)
+    except (RecursionError, MemoryError, ValueError, AttributeError, TypeError, IndexError):
+        return None

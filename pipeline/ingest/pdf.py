@@ -208,6 +208,19 @@ def _clean_page_text(text: str) -> str:
     return "".join("\ufffd" if c == "\x00" or "\ud800" <= c <= "\udfff" else c for c in text)
 
 
+def _page_tables(page: Any, text: str, number: int, offset: int) -> list:
+    """The page's tables (``tables_pdf``), spans moved to the page's place in the
+    document; a table the reader cannot make sense of is left to the text readers."""
+    from pipeline.ingest import tables_pdf
+
+    try:
+        return tables_pdf.shift(tables_pdf.page_tables(page, text, number), offset)
+    except (InflateLimit, RecursionError, MemoryError):
+        raise
+    except Exception:  # the page's text is what matters; its tables are a bonus
+        return []
+
+
 def parse(data: bytes) -> Parsed:
     """Text of every page, page offsets, and title/author/date from the info dictionary."""
     import pdfplumber
@@ -217,6 +230,7 @@ def parse(data: bytes) -> Parsed:
     limits = current_limits()
     parts: list[str] = []
     pages: list[Page] = []
+    tables: list = []
     try:
         with _inflate_budget(limits.max_inflate_bytes), pdfplumber.open(io.BytesIO(data)) as pdf:
             info = dict(pdf.metadata or {})
@@ -231,6 +245,7 @@ def parse(data: bytes) -> Parsed:
                     offset += len(PAGE_SEPARATOR)
                 text = _clean_page_text(page.extract_text() or "")
                 pages.append(Page(number=number, start=offset, end=offset + len(text)))
+                tables += _page_tables(page, text, number, offset)
                 parts.append(text)
                 offset += len(text)
                 page.close()
@@ -271,4 +286,4 @@ def parse(data: bytes) -> Parsed:
         if title:
             meta["title_source"] = "first_line"
     return Parsed(text, "pdf", title=title, author=_info_value(info.get("Author")),
-                  published=published, pages=pages, meta=meta)
+                  published=published, pages=pages, meta=meta, tables=tables)

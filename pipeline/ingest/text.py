@@ -185,6 +185,7 @@ class Parsed:
     role: str | None = None
     pages: list = field(default_factory=list)       # list[pipeline.model.Page]
     meta: dict[str, Any] = field(default_factory=dict)
+    tables: list | None = None                      # list[pipeline.model.Table] read at ingest
 
 
 def first_line_title(text: str, limit: int = 200) -> str | None:

@@ -1,0 +1,311 @@
+"""Tables in plain text, as one Table model: Markdown pipe tables and whitespace-aligned
+tables, every cell with its exact span in the text.
+
+These readers need nothing but the text, so the extractor runs them itself on a Document
+whose ingest read no tables (``Document.tables is None``); the HTML and PDF readers
+(``tables_html``, ``tables_pdf``) read the structure the stored text lost and fall back to
+these. Nothing here knows about claims: a cell is text with a span.
+
+Pipe tables: a header row, a separator row (``|---|``), data rows. The shapes HTML
+converters leave are understood too: a caption row and a second header row each with
+their own separator, a spanning header cell followed by empty ones, and a second header
+row under the separator (a first cell left empty, no digits: "| | per user | per GPU |").
+
+Whitespace tables: at least three consecutive lines (a header line and two or more rows)
+whose columns are separated by gaps of two or more spaces (or tabs) that line up across
+all of them. This is what plain-text notes and PDF text laid out by position look like.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.model import Cell, Row, Table
+
+_PIPE_RE = re.compile(r"(?<!\\)\|")
+_ROW_FIRST = re.compile(r"[ \t]*\|[^\n]*")
+_ROW_REST = re.compile(r"\n([ \t]*\|[^\n]*)")
+_SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_STRIP_RE = re.compile(r"<[^>]+>|\*\*|__|`")
+_DIGIT_RE = re.compile(r"\d")
+_HEADING_RE = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+(.+)$")
+_GAP_RE = re.compile(r"\t+| {2,}")
+_LETTER_RE = re.compile(r"[A-Za-z]")
+_NUMBER_RE = re.compile(r"[~<>]?[\d.,]+\s*[%xX]?")
+_UNIT_CELL_RE = re.compile(r"[~<>$]?\d[\d.,]*\s*[A-Za-z/%µ]{1,12}(?:/[A-Za-z]{1,6})?")
+
+MAX_HEADER_ROWS = 3
+MAX_MEDIAN_CELL = 24   # characters: an aligned table's typical cell
+MAX_CELL = 80
+CONTEXT_CHARS = 400
+
+
+def clean(cell_text: str) -> str:
+    """A cell's words without Markdown or HTML markup."""
+    return _STRIP_RE.sub("", cell_text).strip()
+
+
+# ---------------------------------------------------------------------- shared helpers
+def caption_above(text: str, table_start: int) -> str:
+    """The nearest non-empty line within three lines above the table."""
+    before = text[max(0, table_start - 600): table_start].rstrip("\n").split("\n")
+    for line in reversed(before[-3:]):
+        if line.strip():
+            return clean(line.lstrip("#").strip())
+    return ""
+
+
+def context_before(text: str, table_start: int) -> str:
+    """The last heading and the last paragraph before the table (a few hundred
+    characters), where a table's subject is often named."""
+    lo = max(0, table_start - 3000)
+    window = text[lo:table_start]
+    heads = list(_HEADING_RE.finditer(window))
+    heading = clean(heads[-1].group(1)) if heads else ""
+    paras = [p.strip() for p in window[heads[-1].end() if heads else 0:].split("\n\n") if p.strip()]
+    para = clean(paras[-1])[-CONTEXT_CHARS:] if paras else ""
+    return " ".join(x for x in (heading, para) if x)
+
+
+def join_header(rows: list[list[str]], ncols: int) -> list[str]:
+    """One text per column from one or more header rows (top to bottom). An empty cell of
+    an upper row right of a filled one, under which a lower row has text, is a spanning
+    cell's continuation and takes its text ("Throughput | |" over "per user | per GPU")."""
+    filled: list[list[str]] = []
+    for i, cells in enumerate(rows):
+        cells = list(cells) + [""] * (ncols - len(cells))
+        if i < len(rows) - 1:
+            last = ""
+            for j in range(ncols):
+                if cells[j]:
+                    last = cells[j]
+                elif last and any(j < len(r) and r[j] for r in rows[i + 1:]):
+                    cells[j] = last
+                else:
+                    last = ""
+        filled.append(cells)
+    return [" ".join(c[j] for c in filled if j < len(c) and c[j]) for j in range(ncols)]
+
+
+# ---------------------------------------------------------------------- pipe tables
+def _line_spans(text: str, start: int, end: int):
+    m = _ROW_FIRST.match(text, start, end) if start == 0 or text[start - 1] == "\n" else None
+    if m:
+        yield m.span()
+    for m in _ROW_REST.finditer(text, start, end):
+        yield m.span(1)
+
+
+def pipe_cells(text: str, s: int, e: int) -> list[Cell]:
+    """The cells of the pipe row ``text[s:e]``, trimmed, with their columns."""
+    line = text[s:e]
+    cells = []
+    positions = [m.start() for m in _PIPE_RE.finditer(line)]
+    if not positions:
+        return cells
+    if line[: positions[0]].strip():
+        positions.insert(0, -1)
+    ends = positions[1:] + ([len(line)] if line.rstrip()[-1:] != "|" else [])
+    for col, (a, b) in enumerate(zip(positions, ends)):
+        cs, ce = a + 1, b
+        while cs < ce and line[cs].isspace():
+            cs += 1
+        while ce > cs and line[ce - 1].isspace():
+            ce -= 1
+        cells.append(Cell(s + cs, s + ce, col, line[cs:ce]))
+    return cells
+
+
+def _texts(cells: list[Cell]) -> list[str]:
+    return [clean(c.text) for c in cells]
+
+
+def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table]:
+    """Every pipe table in ``text[start:end]``."""
+    end = len(text) if end is None else end
+    lines = list(_line_spans(text, start, end))
+    tables: list[Table] = []
+    i = 0
+    n = len(lines)
+    while i < n - 1:
+        hs, he = lines[i]
+        ss, se = lines[i + 1]
+        if text[he:ss].strip() or not _SEP_RE.match(text[ss:se]):
+            i += 1
+            continue
+        head_lines = [(hs, he)]
+        j = i + 2
+        # more header rows, each with its own separator (converters of HTML tables)
+        while (j + 1 < n and len(head_lines) < MAX_HEADER_ROWS and not text[lines[j - 1][1]:lines[j][0]].strip()
+               and not text[lines[j][1]:lines[j + 1][0]].strip() and _SEP_RE.match(text[lines[j + 1][0]:lines[j + 1][1]])
+               and not _SEP_RE.match(text[lines[j][0]:lines[j][1]])):
+            head_lines.append(lines[j])
+            j += 2
+        header_rows = [Row(a, b, pipe_cells(text, a, b)) for a, b in head_lines]
+        caption = ""
+        # a first "header" row with one filled cell above another header row is a caption
+        if len(header_rows) > 1:
+            filled = [c for c in header_rows[0].cells if clean(c.text)]
+            if len(filled) == 1 and filled[0].col == 0:
+                caption = clean(filled[0].text)
+                header_rows = header_rows[1:]
+        prev_end = lines[j - 1][1]
+        # a second header row below the separator: first cell empty, no digits
+        while (j < n and len(header_rows) < MAX_HEADER_ROWS and not text[prev_end:lines[j][0]].strip()):
+            cells = pipe_cells(text, *lines[j])
+            texts = _texts(cells)
+            if (len(texts) > 1 and not texts[0] and any(texts) and not _DIGIT_RE.search("".join(texts))
+                    and j + 1 < n and not text[lines[j][1]:lines[j + 1][0]].strip()):
+                header_rows.append(Row(lines[j][0], lines[j][1], cells))
+                prev_end = lines[j][1]
+                j += 1
+            else:
+                break
+        ncols = max(len(r.cells) for r in header_rows)
+        header = join_header([_texts(r.cells) for r in header_rows], ncols)
+        table = Table(start=hs, end=prev_end, header=header, header_rows=header_rows,
+                      caption=caption or caption_above(text, hs), context=context_before(text, hs),
+                      source="pipe")
+        section = None
+        while j < n and not text[prev_end:lines[j][0]].strip():
+            rs, re_ = lines[j]
+            if _SEP_RE.match(text[rs:re_]):
+                prev_end = re_
+                j += 1
+                continue
+            cells = pipe_cells(text, rs, re_)
+            filled = [c for c in cells if clean(c.text)]
+            if len(filled) == 1 and len(header) > 2 and filled[0].col == 0:
+                section = clean(filled[0].text)
+            else:
+                table.rows.append(Row(rs, re_, cells, section))
+            table.end = re_
+            prev_end = re_
+            j += 1
+        tables.append(table)
+        i = j
+    return tables
+
+
+# ---------------------------------------------------------------------- whitespace tables
+def _split_ws(line: str) -> list[tuple[int, int]]:
+    """(start, end) of the pieces of ``line`` between gaps of 2+ spaces or tabs."""
+    out, pos = [], 0
+    for m in _GAP_RE.finditer(line):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(line.rstrip()):
+        out.append((pos, len(line.rstrip())))
+    # leading indentation is no column
+    return [(a, b) for a, b in out if line[a:b].strip()]
+
+
+def _columns(lines: list[list[tuple[int, int, float, float]]]) -> list[tuple[float, float]] | None:
+    """Columns shared by a block of lines: the pieces' horizontal extents (x0, x1), merged
+    where they overlap on any line, so a column is a stretch no gap crosses. None when
+    fewer than two columns."""
+    spans = sorted((x0, x1) for line in lines for _, _, x0, x1 in line)
+    cols: list[list[float]] = []
+    for x0, x1 in spans:
+        if cols and x0 < cols[-1][1]:
+            cols[-1][1] = max(cols[-1][1], x1)
+        else:
+            cols.append([x0, x1])
+    return [(a, b) for a, b in cols] if len(cols) >= 2 else None
+
+
+def aligned_table(text: str, rows_spans: list[tuple[int, int]],
+                  pieces: list[list[tuple[int, int, float, float]]], page: int | None,
+                  source: str) -> Table | None:
+    """A table from lines cut into pieces at wide gaps: ``pieces[i]`` holds (start, end,
+    x0, x1) of line ``i``, offsets into ``text`` and horizontal extents (character columns
+    of plain text, points of a PDF page). The first line is the header."""
+    cols = _columns(pieces)
+    if cols is None:
+        return None
+    rows: list[Row] = []
+    for (a, b), line in zip(rows_spans, pieces):
+        by_col: dict[int, list[tuple[int, int]]] = {}
+        k = 0
+        for s, e, x0, _ in line:
+            while k < len(cols) - 1 and x0 >= cols[k][1]:
+                k += 1
+            by_col.setdefault(k, []).append((s, e))
+        cells = [Cell(ps[0][0], ps[-1][1], col, text[ps[0][0]:ps[-1][1]], page) for col, ps in sorted(by_col.items())]
+        rows.append(Row(a, b, cells))
+    head = rows[0]
+    head_texts = [c.text for c in head.cells]
+    if len(head.cells) < 2 or any(_NUMBER_RE.fullmatch(t) for t in head_texts) or not _LETTER_RE.search(" ".join(head_texts)):
+        return None
+    data = rows[1:]
+    if sum(1 for r in data if any(_NUMBER_RE.fullmatch(c.text) or _UNIT_CELL_RE.fullmatch(c.text) for c in r.cells)) < 2:
+        return None
+    # cells are short: lines of two prose columns side by side are no table
+    lengths = sorted(len(c.text) for r in data for c in r.cells)
+    if lengths[len(lengths) // 2] > MAX_MEDIAN_CELL or lengths[-1] > MAX_CELL:
+        return None
+    # a second header line: no digits, the first column blank
+    header_rows = [head]
+    if data and data[0].cells and data[0].cells[0].col != 0 and not any(_DIGIT_RE.search(c.text) for c in data[0].cells):
+        header_rows.append(data.pop(0))
+    grid = []
+    for r in header_rows:
+        texts = [""] * len(cols)
+        for c in r.cells:
+            texts[c.col] = clean(c.text)
+        grid.append(texts)
+    header = join_header(grid, len(cols))
+    start = rows_spans[0][0]
+    return Table(start=start, end=rows_spans[-1][1], header=header, rows=data, header_rows=header_rows,
+                 caption=caption_above(text, start), context=context_before(text, start),
+                 source=source, page=page)
+
+
+def _ws_block(text: str, spans: list[tuple[int, int]], page: int | None) -> Table | None:
+    pieces = [[(a + s, a + e, float(s), float(e)) for s, e in _split_ws(text[a:b])] for a, b in spans]
+    return aligned_table(text, spans, pieces, page, "whitespace")
+
+
+def whitespace_tables(text: str, start: int = 0, end: int | None = None, page: int | None = None,
+                      skip: list[tuple[int, int]] | None = None) -> list[Table]:
+    """Whitespace-aligned tables in ``text[start:end]``, outside the ``skip`` spans."""
+    end = len(text) if end is None else end
+    skip = skip or []
+    tables: list[Table] = []
+    block: list[tuple[int, int]] = []
+
+    def flush() -> None:
+        if len(block) >= 3:
+            t = _ws_block(text, block, page)
+            if t is not None:
+                tables.append(t)
+        block.clear()
+
+    pos = start
+    si = 0
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        le = end if nl < 0 else nl
+        while si < len(skip) and skip[si][1] <= pos:
+            si += 1
+        inside = si < len(skip) and skip[si][0] < le and pos < skip[si][1]
+        line = text[pos:le]
+        # a table line: two or more pieces between wide gaps, not a pipe or list line
+        ok = (not inside and ("  " in line or "\t" in line) and not line.lstrip().startswith(("|", "```"))
+              and len(_split_ws(line)) >= 2)
+        if ok:
+            block.append((pos, le))
+        else:
+            flush()
+        pos = le + 1
+    flush()
+    return tables
+
+
+def text_tables(text: str) -> list[Table]:
+    """Pipe tables and whitespace tables of a plain or Markdown text, in text order."""
+    pipes = pipe_tables(text) if "|" in text else []
+    spaced = whitespace_tables(text, skip=[(t.start, t.end) for t in pipes]) if "  " in text or "\t" in text else []
+    if not spaced:
+        return pipes
+    return sorted(pipes + spaced, key=lambda t: t.start)

@@ -1,0 +1,161 @@
+"""HTML tables, read from the DOM and mapped onto the stored text.
+
+The stored text of a page is trafilatura's Markdown (or the fallback walk's), where a
+table is pipe rows; what the flattening loses (which rows are headers, spanning cells, the
+caption) is still in the DOM. Each ``<table>`` is read from the tree (logical columns
+with ``colspan`` expanded, ``<thead>`` rows and rows of ``<th>`` cells as header rows,
+``<caption>``), and each cell's text is found in the stored text, row by row, in order,
+on pipe lines after the previous cell: the cell's span is where its text is. A table
+whose cells cannot be found is left to the pipe reader over the text, as are pipe tables
+the DOM does not hold.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.ingest.tables import caption_above, clean, context_before, join_header, pipe_tables
+from pipeline.model import Cell, Row, Table
+
+_DIGIT_RE = re.compile(r"\d")
+WINDOW = 4000          # how far past the previous row a row's text may be looked for
+MAX_CELLS = 20000      # a page's table cells read at most (huge generated pages)
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+def _dom_rows(table: Any) -> tuple[list[tuple[bool, list[tuple[int, str]]]], str]:
+    """((is header row, [(column, text)]) for every row of ``table``, caption)."""
+    caption = ""
+    cap = table.find("caption")
+    if cap is not None:
+        caption = _norm(cap.text_content())
+    rows = []
+    for tr in table.iter("tr"):
+        # rows of nested tables belong to those tables
+        if next((a for a in tr.iterancestors("table")), None) is not table:
+            continue
+        in_head = any(a.tag == "thead" for a in tr.iterancestors("thead", "table") if a.tag == "thead")
+        cells, col, all_th = [], 0, True
+        for td in tr:
+            if td.tag not in ("td", "th"):
+                continue
+            all_th = all_th and td.tag == "th"
+            try:
+                span = max(1, min(int(td.get("colspan") or 1), 50))
+            except ValueError:
+                span = 1
+            cells.append((col, span, _norm(td.text_content())))
+            col += span
+        if cells:
+            rows.append((in_head or all_th, cells))
+    return rows, caption
+
+
+def _find_row(text: str, cells: list[tuple[int, int, str]], pos: int) -> tuple[list[Cell], int] | None:
+    """The cells of one DOM row found on a pipe line at or after ``pos``."""
+    wanted = [(col, t) for col, _, t in cells if t]
+    if not wanted:
+        return None
+    first = wanted[0][1]
+    limit = min(len(text), pos + WINDOW)
+    k = pos
+    while True:
+        k = text.find(first, k, limit)
+        if k < 0:
+            return None
+        ls = text.rfind("\n", 0, k) + 1
+        le = text.find("\n", k)
+        le = len(text) if le < 0 else le
+        if text[ls:k].lstrip().startswith("|"):
+            found, cur, ok = [], k, True
+            for col, t in wanted:
+                at = text.find(t, cur, le)
+                if at < 0:
+                    ok = False
+                    break
+                found.append(Cell(at, at + len(t), col, t))
+                cur = at + len(t)
+            if ok:
+                return found, le
+        k += 1
+
+
+def dom_tables(tree: Any, text: str) -> list[Table]:
+    """Tables of the page ``tree`` with spans in ``text``; the pipe tables of ``text`` no
+    DOM table accounts for are added as the pipe reader reads them."""
+    pipes = pipe_tables(text) if "|" in text else []
+    if tree is None or "|" not in text:
+        return pipes
+    out: list[Table] = []
+    pos = 0
+    budget = MAX_CELLS
+    for el in tree.iter("table"):
+        rows, caption = _dom_rows(el)
+        n = sum(len(c) for _, c in rows)
+        budget -= n
+        if budget < 0:
+            break
+        if len(rows) < 2:
+            continue
+        found: list[tuple[bool, Row]] = []
+        cur = pos
+        for is_head, cells in rows:
+            hit = _find_row(text, cells, cur)
+            if hit is None:
+                continue
+            row_cells, le = hit
+            ls = text.rfind("\n", 0, row_cells[0].start) + 1
+            found.append((is_head, Row(ls, le, row_cells)))
+            cur = le
+        data = [r for h, r in found if not h]
+        heads = [r for h, r in found if h]
+        if not data or len(found) < max(2, len(rows) // 2):
+            continue
+        if not heads:
+            heads, data = [data[0]], data[1:]
+        if not data:
+            continue
+        # a DOM cell spanning columns heads each of them
+        spans = {}
+        for is_head, cells in rows:
+            if is_head:
+                for col, span, t in cells:
+                    spans[(id(cells), col)] = span
+        ncols = max(max((col + span for col, span, _ in cells), default=0) for _, cells in rows)
+        grid = []
+        for is_head, cells in rows:
+            if not is_head:
+                continue
+            line = [""] * ncols
+            for col, span, t in cells:
+                for k in range(col, min(ncols, col + span)):
+                    line[k] = clean(t)
+            grid.append(line)
+        if not grid:
+            grid = [[""] * ncols]
+            for c in heads[0].cells:
+                if c.col < ncols:
+                    grid[0][c.col] = clean(c.text)
+        section, body = None, []
+        for r in data:
+            filled = [c for c in r.cells if clean(c.text)]
+            if len(filled) == 1 and ncols > 2 and filled[0].col == 0 and not _DIGIT_RE.search(filled[0].text):
+                section = clean(filled[0].text)
+                continue
+            r.section = section
+            body.append(r)
+        start = min(r.start for r in heads + data)
+        t = Table(start=start, end=max(r.end for r in heads + data), header=join_header(grid, ncols),
+                  rows=body, caption=caption or caption_above(text, start), header_rows=heads,
+                  context=context_before(text, start), source="html")
+        out.append(t)
+        pos = t.end
+    if not out:
+        return pipes
+    taken = [(t.start, t.end) for t in out]
+    out += [p for p in pipes if not any(s < p.end and p.start < e for s, e in taken)]
+    out.sort(key=lambda t: t.start)
+    return out
