@@ -12,7 +12,7 @@ from pipeline.extract import comparison
 from pipeline.extract import conditions as cond
 from pipeline.extract.candidates import Cand, CandidateFinder
 from pipeline.extract.context import ContextResolver, share_conditions
-from pipeline.extract.masks import NumberMasks, Span
+from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
     AGGREGATE_WORD_RE, HEADINGS, INPUT_HEADER_RE, KIND_OF, OF_AFTER_RE, OUT_WORD_RE,
@@ -22,7 +22,9 @@ from pipeline.extract.patterns import (
 from pipeline.extract.sentences import segment, Segments
 from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
-from pipeline.extract.tables import find_tables, Table, TableIndex
+from pipeline.extract.tables import (
+    clean, find_tables, HeaderTyper, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
+)
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
 from pipeline.vocab.loader import load, Vocab
@@ -60,7 +62,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._header_units: dict[str, object] = {}
         self._baselines: dict[int, tuple[int, int]] = {}  # id(cand) -> its baseline's span
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
-        self.tables = TableIndex(find_tables(self.text))
+        self.typer = HeaderTyper(vocab, self._header_unit)
+        self.tables = TableIndex(prepare_tables(
+            doc.tables if doc.tables is not None else find_tables(self.text), self.typer))
         self.title_subject = self._title_subject()
 
     # ------------------------------------------------------------------ build
@@ -241,63 +245,100 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         return hit[2] if hit else None
 
     def _column_facts(self, table: Table, header: str) -> tuple:
-        """(statistic, phase, output-token kind) a column's header and the table's caption
+        """(statistic, phase, token kind, scope) a column's header and the table's caption
         give every cell below them, worked out once per column."""
         key = (id(table), header)
         hit = self._column_cache.get(key)
         if hit is None:
-            v = self.v
-            stat = v.statistics.first(header)
+            col = self.typer.column(header)
+            stat = col.statistic
             if stat is None:
                 cap = STAT_CAPTION_RE.search(table.caption)
                 stat = STAT_CAPTION[cap.group(0).lower()] if cap else None
             if stat == "peak" and not PEAK_WORD_RE.search(header + " " + table.caption):
                 stat = None
-            hit = self._column_cache[key] = (stat, v.phases.first(header), "output" if OUT_WORD_RE.search(header) else None)
+            kind = col.token_kind or ("output" if OUT_WORD_RE.search(header) else None)
+            hit = self._column_cache[key] = (stat, col.phase, kind, col.scope)
         return hit
 
     def _row_numbers(self, table: Table, row) -> list[tuple]:
-        """(cell, its lower-cased column header, value) for each cell of a row that holds
-        one plain number, read once per row for every figure of the row."""
+        """(cell, Claim fields it sets) for each setting and identifier cell of a row: the
+        row's conditions, read once per row for every figure of the row."""
         hit = self._row_numbers_cache.get(id(row))
         if hit is None:
             hit = self._row_numbers_cache[id(row)] = []
             for other in row.cells:
-                val = other.text.strip().strip("*")
-                if not PLAIN_NUMBER_RE.fullmatch(val):
+                header = table.column_header(other.col)
+                col = self.typer.column(header)
+                if col.kind == "setting" and col.field:
+                    values = setting_values(col.field, header, other.text)
+                elif col.kind == "ident" and col.field in ("model", "engine", "dtype", "hardware"):
+                    values = self._ident_values(col.field, other.text)
+                else:
                     continue
-                try:
-                    num = float(val.replace(",", "").rstrip("kK")) * (1000 if val[-1:] in "kK" else 1)
-                except ValueError:  # "4816...128" and other shapes that are not one number
-                    continue
-                hit.append((other, table.column_header(other.col).lower(), num))
+                if values:
+                    hit.append((other, values))
         return hit
+
+    def _ident_values(self, field: str, text: str) -> dict:
+        """What an identifier cell names: a model, engine or precision from the
+        vocabulary (a model column's own text when the vocabulary has no such model),
+        hardware with its count."""
+        t = clean(text)
+        if not t:
+            return {}
+        if field == "hardware":
+            hws = cond.hardware_mentions(t, find_names(t, self.v), 0, len(t))
+            return {"hardware": hws[0]} if hws else {}
+        names = find_names(t, self.v)
+        kind = {"model": "model", "engine": "engine", "dtype": "dtype"}[field]
+        name = next((n.name for n in names if n.kind == kind), None)
+        if name is None and field == "model" and len(t) <= 60 and not cell_number(t):
+            name = t
+        if name is None:
+            return {}
+        return {field: self.v.canonical_model(name) if field == "model" else name}
 
     def _table_conditions(self, claim: Claim, c: Cand) -> None:
         table, row, cl = c.table
         header = table.column_header(cl.col)
         model, hw, engine, dtype = self._row_subject(table, row, header)
-        claim.model = model
-        if hw is not None:
-            claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
-        claim.engine, claim.dtype = engine, dtype
-        stat, phase, out_kind = self._column_facts(table, header)
+        stat, phase, out_kind, scope = self._column_facts(table, header)
         claim.statistic = stat
         claim.phase = phase if claim.family in ("latency", "token_throughput") else None
         if claim.family == "token_throughput" and not claim.token_kind:
             claim.token_kind = out_kind
-        # conditions from the row's other cells, by their headers
-        for other, h, num in self._row_numbers(table, row):
-            if "batch" in h and claim.batch_size is None:
-                claim.batch_size = num
-            elif "concurren" in h and claim.concurrency is None:
-                claim.concurrency = num
-            elif TP_HEADER_RE.search(h) and claim.parallelism is None:
-                claim.parallelism = f"TP{int(num)}"
-            elif INPUT_HEADER_RE.search(h) and claim.isl is None and other is not cl:
-                claim.isl = num
-            elif OUTPUT_HEADER_RE.search(h) and claim.osl is None and other is not cl and "throughput" not in h:
-                claim.osl = num
+        if scope and not c.explicit_scope and claim.family in ("token_throughput", "request_throughput", "money"):
+            claim.scope = scope
+        # the row is the figure's sentence: its other cells are its conditions
+        claim.sentence_start, claim.sentence_end = row.start, row.end
+        claim.sentence = self.text[row.start:row.end]
+        count = None
+        for other, values in self._row_numbers(table, row):
+            if other is cl:
+                continue
+            for key, val in values.items():
+                if key == "model":
+                    model = val
+                elif key == "engine":
+                    engine = val
+                elif key == "dtype":
+                    dtype = val
+                elif key == "hardware":
+                    hw = val
+                elif key == "hw_count":
+                    count = val
+                elif getattr(claim, key, None) is None:
+                    setattr(claim, key, val)
+        claim.model = model
+        if hw is not None:
+            claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
+        if count is not None and claim.accelerator and claim.hw_count in (None, 1, count):
+            claim.hw_count = count
+            claim.hardware = f"{count} x {claim.accelerator}"
+        claim.engine, claim.dtype = engine, dtype
+        if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
+            claim.scope = "per_user"
 
 
 def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
