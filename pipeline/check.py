@@ -27,11 +27,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, consistent
 from pipeline.link.keys import (basis_key, comparison_differs, engine_key, model_key, norm,
-                                scope_key)
+                                scope_key, token_kind_key)
 from pipeline.model import Claim, Document
 from pipeline.report.record import Record
 from pipeline.report.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, comparison_text,
@@ -100,6 +101,7 @@ class Query:
     others: list[Claim] = field(default_factory=list)
     settled_scope: str | None = None   # denominator taken from a primary figure
     peak: bool = False                  # "up to N": claims a best case of N (CLAIMS.md §4)
+    subject_text: str | None = None     # a leading name the vocabularies do not know
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -189,7 +191,44 @@ def read_claim(text: str) -> Query:
         q.size_text = s.surface
     if fig.family == "money":
         q.label = money_label(text, fig.start)
+    q.subject_text = _unknown_subject(text, fig.start)
     return q
+
+
+_LEAD_NAME_RE = re.compile(r"(?:The\s+|A\s+|An\s+)?([A-Z][\w.+-]*[\w+](?:'s|’s)?)")
+_NOT_NAMES = frozenset("""a an the this that these those our their its it we they some someone
+    one no new every each all any most many gpu gpus llm llms cpu per at on in for with by from
+    using running serving""".split())
+
+
+@lru_cache(maxsize=1)
+def _owners() -> frozenset[str]:
+    from pipeline.vocab.loader import load_raw
+    return frozenset(n.lower() for n in load_raw("owners")["names"])
+
+
+def _unknown_subject(text: str, fig_start: int) -> str | None:
+    """The headline's leading name when no vocabulary knows it ("DistServe delivers ..."):
+    a figure can only support the headline where that name appears (its sentence, its
+    document's title, publisher or path), or a figure on another system would confirm a
+    claim about this one. A possessive owner ("NVIDIA's TensorRT-LLM") is not the subject."""
+    from pipeline.extract.masks import find_names
+    from pipeline.vocab.loader import load
+
+    m = _LEAD_NAME_RE.match(text)
+    if m is None or m.start(1) >= fig_start:
+        return None
+    name = m.group(1)
+    if name.endswith(("'s", "’s")) or name.lower() in _NOT_NAMES or name.lower() in _owners():
+        return None
+    if any(n.start < m.end(1) and n.end > m.start(1) for n in find_names(text, load())):
+        return None
+    return name
+
+
+def _names_in(name: str, *places: str | None) -> bool:
+    key = re.sub(r"[\s_-]+", "", name.lower())
+    return any(p and key in re.sub(r"[\s_-]+", "", p.lower()) for p in places)
 
 
 def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
@@ -293,13 +332,17 @@ class Checker:
             elif qh[0] is not None and ph[0] is None:
                 opened.append("hardware count")
         cond("engine", engine_key(f.engine), engine_key(p.engine))
+        if q.subject_text:
+            d = self.record.doc(p)
+            if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path):
+                opened.append(q.subject_text)
         cond("concurrency", f.concurrency, p.concurrency,
              lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1))
         cond("statistic", norm(f.statistic), norm(p.statistic))
-        for name in ("phase", "token_kind"):
-            a, b = norm(getattr(f, name)), norm(getattr(p, name))
+        for name, a, b in (("phase", norm(f.phase), norm(p.phase)),
+                           ("token kind", token_kind_key(f), token_kind_key(p))):
             if a and b and a != b:
-                differs.append(name.replace("_", " "))
+                differs.append(name)
         label = self.label_of(p) if f.family == "money" else None
         cond("label", q.label, label)
         # a comparison: what it is compared against, what it measures, which way it goes
@@ -309,6 +352,8 @@ class Checker:
                 opened.append(name)
             elif how == "reversed":
                 reversed_ = True
+            elif how == "unstated":
+                differs.append(f"{name} (the claim states none)")
             else:
                 differs.append(name)
         size = None

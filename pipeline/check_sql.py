@@ -59,7 +59,8 @@ from pipeline.check import (COUNT_FAMILIES, LOWER, MAX_EVIDENCE, MISMATCH_MIN_VA
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
 from pipeline.link.consistency import Figure, generous_interval, rounding_interval
-from pipeline.link.keys import COMPARED_FAMILIES, engine_key, model_key, norm, scope_key
+from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, kind_of, model_key, norm, scope_key,
+                                token_kind_key)
 from pipeline.model import Claim
 from pipeline.report.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
 from pipeline.report.words import hw_key
@@ -298,7 +299,7 @@ class _Ctx:
         self.qh = hw_key(f)
         self.qe = engine_key(f.engine)
         self.qstat = norm(f.statistic)
-        self.qphase, self.qtk = norm(f.phase), norm(f.token_kind)
+        self.qphase, self.qtk = norm(f.phase), token_kind_key(f)
         self.qscope = scope_key(f.scope)
         self.soft = bool(f.inherited)
         # the distinct stored values the key functions must classify: one scan of the family
@@ -310,12 +311,12 @@ class _Ctx:
         if self.qphase:
             sets.append(("ph", ("phase",)))
         if self.qtk:
-            sets.append(("tk", ("token_kind",)))
+            sets.append(("tk", ("token_kind", "phase")))
         if f.concurrency is not None:
             sets.append(("c", ("concurrency",)))
         if self.qh is not None:
             sets.append(("h", ("hardware", "hw_count", "accelerator")))
-        cols = [c for _, cs in sets for c in cs]
+        cols = list(dict.fromkeys(c for _, cs in sets for c in cs))
         masks = {sum(1 << (len(cols) - 1 - i) for i, c in enumerate(cols) if c not in cs): k
                  for k, cs in sets}
         masks[(1 << len(cols)) - 1] = "bad"
@@ -348,7 +349,8 @@ class _Ctx:
         def vals(k: str, col: str) -> list:
             return [r[col] for r in got.get(k, []) if r[col] is not None]
         self.stats, self.engines = vals("s", "statistic"), vals("e", "engine")
-        self.phases, self.tks = vals("ph", "phase"), vals("tk", "token_kind")
+        self.phases = vals("ph", "phase")
+        self.tks = [(r["token_kind"], r["phase"]) for r in got.get("tk", [])]
         self.concs = vals("c", "concurrency")
         self.hws = [(r["hardware"], r["hw_count"], r["accelerator"]) for r in got.get("h", [])]
 
@@ -475,16 +477,23 @@ class _Ctx:
             cols += [f"(({code}) = 'none') AS o_conc", f"(({code}) = 'bad') AS d_conc"]
         else:
             cols += ["FALSE AS o_conc", "FALSE AS d_conc"]
-        for name, qv, col, values in (("phase", self.qphase, "b.phase", self.phases),
-                                      ("tk", self.qtk, "b.token_kind", self.tks)):
-            if not qv:
-                cols.append(f"FALSE AS d_{name}")
-                continue
+        if not self.qphase:
+            cols.append("FALSE AS d_phase")
+        else:
             cl = {"same": [], "bad": []}
-            for v in values:
+            for v in self.phases:
                 k = norm(v)
-                cl["bad" if (k and k != qv) else "same"].append(v)
-            cols.append(f"(({_code(col, cl, 'same', p)}) = 'bad') AS d_{name}")
+                cl["bad" if (k and k != self.qphase) else "same"].append(v)
+            cols.append(f"(({_code('b.phase', cl, 'same', p)}) = 'bad') AS d_phase")
+        if not self.qtk:
+            cols.append("FALSE AS d_tk")
+        else:
+            # the token kind, stated or implied by the phase: each stored pair classified by
+            # the same key function Python uses
+            bad = [f"{tk or ''}\x1f{ph or ''}" for tk, ph in self.tks
+                   if kind_of(tk, ph) and kind_of(tk, ph) != self.qtk]
+            cols.append(f"list_contains({_list(p, bad, 'VARCHAR')}, coalesce(b.token_kind, '') "
+                        f"|| chr(31) || coalesce(b.phase, '')) AS d_tk")
         # money label: read from the sentence, in Python
         if q.label is None:
             cols += ["FALSE AS o_label", "FALSE AS d_label"]
@@ -1044,13 +1053,13 @@ class SqlChecker(Checker):
 
 def _query_ok(q: Query) -> bool:
     """Can SQL choose this claim's candidates? Comparisons (ratios and percents, judged on
-    baseline, direction and measured quantity) and "up to" claims (a best case, judged by
-    the highest figure) are compared in Python over their family: the rule stays in one
+    baseline, direction and measured quantity), "up to" claims (a best case, judged by
+    the highest figure) and claims led by a name no vocabulary knows are compared in Python over their family: the rule stays in one
     place (``Checker.compare`` and ``link.keys.comparison_differs``), not restated here."""
     f = q.figure
     if f is None:
         return True
-    if f.family in COMPARED_FAMILIES or q.peak:
+    if f.family in COMPARED_FAMILIES or q.peak or q.subject_text:
         return False
     if not _finite_figure(_full_fig(f)):
         return False

@@ -192,7 +192,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.price_basis = cond.price_basis(v, text, s_start, s_end)
         if not claim.phase:
             claim.phase = self._phase(c, claim.family, s_start, s_end)
-        if not claim.token_kind and claim.family in ("token_throughput", "tokens"):
+        if not claim.token_kind and claim.family in ("token_throughput", "tokens", "money"):
             claim.token_kind = self._token_kind(c, s_start, s_end)
 
     def _named(self, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:

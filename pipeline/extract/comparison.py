@@ -26,6 +26,8 @@ _CLAUSE_END = re.compile(r"[;:!?]|\.(?:\s|$)|,\s+(?:and|but|while|whereas|which)
 _PHRASE_STOP = re.compile(
     r"[,;:()\[\]!?]|\.(?:\s|$)|\s(?:on|at|with|for|in|when|while|under|across|using|by|and|"
     r"but|which|where|to|from|as|if|because)\s", re.I)
+# "8x the goodput of vLLM", "3 times that of TGI": what follows "of" is the baseline
+_THE_OF = re.compile(r"\s*(?:times\s+)?(?:the|that)\s+(?:[\w/-]+\s+){0,3}?of\s+", re.I)
 _FILLER = re.compile(r"^(?:the|a|an|its|their|our|that\s+of|those\s+of|other|existing|"
                      r"standard|baseline|default)\s+", re.I)
 
@@ -127,8 +129,8 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
 
     # baseline: "than X", "over X", "vs X" after the figure; else "Compared with X," first
     baseline = span = None
-    bm = w.after.search(after)
-    head = after[:bm.start()] if bm else after
+    bm = _THE_OF.match(after) or w.after.search(after)
+    head = after[:bm.end() if bm and bm.re is _THE_OF else bm.start()] if bm else after
     if bm:
         span = _phrase(text, end + bm.end(), a_end)
     else:
@@ -144,6 +146,8 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     # baseline), else the words just before it ("reduces latency by 50%")
     d = _first(w.direction, head)
     direction = d[0] if d else None
+    if direction is None and bm is not None and bm.re is _THE_OF:
+        direction = "up"     # "8x the goodput of vLLM" is a multiple of it
     if direction is None:
         d = _first(w.direction, before, last=True)
         direction = d[0] if d else None

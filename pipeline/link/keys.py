@@ -245,9 +245,10 @@ def comparison_differs(q: Claim, p: Claim) -> list[tuple[str, str]]:
     baseline, the measured quantity and the direction must agree too).
 
     Returns (what, how) pairs, how being ``open`` (``q`` states it, ``p`` does not),
-    ``differs`` or ``reversed`` (same baseline and quantity, opposite direction: the two
-    contradict each other whatever their numbers). What ``q`` leaves unsaid is no condition.
-    Both the checker and the linker read this one rule.
+    ``unstated`` (``p`` states which way it goes or what it measures, ``q`` does not: "93.3%
+    vs DeepSeek 67B" cannot be confirmed by "93.3% lower"), ``differs`` or ``reversed`` (same baseline and quantity, opposite direction: the two
+    contradict each other whatever their numbers). A baseline ``q`` leaves unsaid is no
+    condition. Both the checker and the linker read this one rule.
     """
     if q.family not in COMPARED_FAMILIES or p.family not in COMPARED_FAMILIES:
         return []
@@ -263,9 +264,29 @@ def comparison_differs(q: Claim, p: Claim) -> list[tuple[str, str]]:
             out.append(("measured quantity", "open"))
         elif q.measures != p.measures:
             out.append(("measured quantity", "differs"))
+    elif p.measures is not None:
+        out.append(("measured quantity", "unstated"))
     if q.direction is not None:
         if p.direction is None:
             out.append(("direction", "open"))
         elif q.direction != p.direction and not any(h == "differs" for _, h in out):
             out.append(("direction", "reversed"))
+    elif p.direction is not None:
+        out.append(("direction", "unstated"))
     return out
+
+
+# Which tokens a phase counts: decode emits output tokens, prefill reads input tokens.
+_PHASE_KIND = {"decode": "output", "prefill": "input"}
+
+
+def token_kind_key(c: Claim) -> str | None:
+    """The tokens a figure counts, stated or implied by its phase ("7,583 tokens/s per GPU"
+    in decode counts output tokens, so it is not an input-token rate)."""
+    return kind_of(c.token_kind, c.phase)
+
+
+def kind_of(token_kind: str | None, phase: str | None) -> str | None:
+    """``token_kind_key`` over the two stored columns (the SQL checker classifies each
+    distinct pair with it)."""
+    return norm(token_kind) or _PHASE_KIND.get(norm(phase) or "")
