@@ -17,7 +17,7 @@ from pipeline.extract.patterns import (
     TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     UNIT_BEFORE_RE,
 )
-from pipeline.extract.tables import clean
+from pipeline.extract.tables import clean, header_magnitude
 from pipeline.extract.units import (
     cents_after, currency_after, currency_before, per_basis, read_unit, UnitHit,
 )
@@ -81,6 +81,7 @@ _DEFAULT_ENTRY = {
     "token_throughput": UnitEntry("tokens/s", "token_throughput"),
     "request_throughput": UnitEntry("requests/s", "request_throughput"),
     "tokens": UnitEntry("count", "tokens"),
+    "parameters": UnitEntry("count", "parameters"),
 }
 
 
@@ -198,7 +199,11 @@ class CandidateFinder:
             c.precision *= 0.01
             return c
         if cell is not None:
-            return self._table_candidate(c, cell)
+            tc = self._table_candidate(c, cell)
+            # "6.9B" under a header that names nothing still reads as a size below
+            if tc is not None or not (n.scale >= 1e9 and n.has_suffix_letter) or \
+                    self.typer.column(cell[0].column_header(cell[2].col)).kind != "label":
+                return tc
         if n.spelled:
             return None
         before_unit = UNIT_BEFORE_RE.search(text, max(s_start, n.start - 16), n.start)
@@ -274,6 +279,9 @@ class CandidateFinder:
         col = self.typer.column(table.column_header(cl.col))
         if col.kind in ("setting", "ident", "quality"):
             return False
+        # a matrix of quality scores: the corner header says what every cell is
+        if col.kind == "label" and cl.col > 0 and self.typer.column(table.column_header(0)).kind == "quality":
+            return False
         return not (c.family == "ratio" and c.value == 1 and c.high is None)
 
     def _table_candidate(self, c: Cand, cell) -> Cand | None:
@@ -298,6 +306,9 @@ class CandidateFinder:
             hit = UnitHit(end=c.end, unit_text="", entry=entry)
         if col.family == "ratio" and c.value == 1 and c.high is None:
             return None  # the baseline row of a speedup column
+        if col.family in ("parameters", "tokens") and not c.num.has_suffix_letter and not hit.unit_text:
+            scale = header_magnitude(header)
+            c.value, c.precision = c.value * scale, c.precision * scale
         _take_unit(c, hit)  # the header's unit: the cell's own span stays as it is
         c.implied = True
         c.table = (table, row, cl)

@@ -72,7 +72,7 @@ def _compile(pats: list[str]) -> re.Pattern[str]:
 def _headers(extra: str | None) -> dict:
     raw = load_raw("table_headers", extra)
     out = {k: _compile(raw[k]["patterns"]) for k in ("quality", "ratio", "percent")}
-    for group in ("settings", "identifiers", "families", "statistics", "phases"):
+    for group in ("measured", "settings", "identifiers", "families", "statistics", "phases"):
         out[group] = [(name, _compile(pats)) for name, pats in raw.get(group, {}).items()]
     return out
 
@@ -133,6 +133,9 @@ class HeaderTyper:
         hit = self.unit_of(h)
         if hit is not None and hit.entry.family in _MEASURED:
             return Column("figure", family=hit.entry.family, **self._facts(h, hit.entry.family, hit.scope))
+        fam = self._first("measured", h)
+        if fam is not None:
+            return Column("figure", family=fam, **self._facts(h, fam))
         setting = self._first("settings", h)
         if setting is not None:
             return Column("setting", field=None if setting == "count" else setting)
@@ -150,6 +153,16 @@ class HeaderTyper:
         if facts["phase"] in ("ttft", "tpot", "e2e") or re.search(r"(?i)\blatency\b|\btime\b", h):
             return Column("figure", family="latency", **facts)
         return Column("label")
+
+
+_MAGNITUDE_RE = re.compile(r"[(\[]\s*(B|billions?|M|millions?|T|trillions?|K|thousands?)\s*[)\]]", re.I)
+_MAGNITUDE = {"b": 1e9, "m": 1e6, "t": 1e12, "k": 1e3}
+
+
+def header_magnitude(header: str) -> float:
+    """The scale a count column's header gives its bare cells: "Params (B)" -> 1e9."""
+    m = _MAGNITUDE_RE.search(header)
+    return _MAGNITUDE[m.group(1)[0].lower()] if m else 1.0
 
 
 def number(text: str) -> float | None:
@@ -227,11 +240,12 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
     """Metric names down the first column, and no column header naming a quantity."""
     if not t.rows or len(t.header) < 2 or not _GENERIC_FIRST_RE.match(t.header[0]) and typer.column(t.header[0]).kind != "label":
         return False
-    if any(typer.column(h).kind in ("figure", "setting", "quality") for h in t.header[1:] if h):
+    # column headers name systems or configurations ("vLLM", "Run A", "Batch 64"), no quantity
+    if any(typer.column(h).kind in ("figure", "quality") for h in t.header[1:] if h):
         return False
     firsts = [clean(c.text) for r in t.rows for c in r.cells if c.col == 0]
     typed = [typer.column(x).kind for x in firsts if x]
-    figures = sum(1 for k in typed if k == "figure")
+    figures = sum(1 for k in typed if k in ("figure", "quality"))
     return figures >= 2 and figures * 2 >= len(t.rows)
 
 

@@ -87,6 +87,7 @@ def _ruled(page: Any, text: str, number: int, tuples: list, offset_of: dict[int,
                     spans.setdefault((i, hit), []).append(off)
                     break
         rows: list[Row] = []
+        broken = total = 0
         for i, row in enumerate(grid):
             cells = []
             for j, _ in row:
@@ -97,10 +98,15 @@ def _ruled(page: Any, text: str, number: int, tuples: list, offset_of: dict[int,
                 # the stretch must hold this cell's characters and nothing else
                 if sum(1 for k in range(s, e) if not text[k].isspace()) != len(offs):
                     continue
+                total += 1
+                # a cell starts and ends at word boundaries; lines of a chart cut words
+                if (s > 0 and not text[s - 1].isspace()) or (e < len(text) and not text[e].isspace()):
+                    broken += 1
+                    continue
                 cells.append(Cell(s, e, j, text[s:e], number))
             if cells:
                 rows.append(Row(min(c.start for c in cells), max(c.end for c in cells), cells))
-        if len(rows) < 2:
+        if len(rows) < 2 or broken * 10 > total:
             continue
         header_rows = [rows[0]]
         data = rows[1:]

@@ -1,0 +1,212 @@
+"""Metamorphic tests for tables: the same facts rendered into every layout give the same
+claims (value, family, scope, model, hardware, engine, conditions).
+
+The facts: two serving runs of one model on one system, each with an engine, a
+concurrency, a per-user and a per-GPU throughput, a TTFT and a speedup over the first run
+(whose own "1.00x" is a baseline cell, no claim). Each layout is generated here: prose,
+a pipe table under each header-unit spelling, a transposed pipe table, an HTML table
+with units in its cells (through the real HTML ingest), a ruled and an unruled PDF table
+(through the real PDF ingest; the PDF is written by ``pdfgen``) and a whitespace-aligned
+text table.
+"""
+from __future__ import annotations
+
+import pytest
+
+from pdfgen import table_pdf
+from pipeline.extract import extract_claims
+from pipeline.extract.tables import find_tables
+from pipeline.ingest import ingest_bytes
+from pipeline.model import Document
+
+MODEL = "Llama 3.1 70B"
+HARDWARE = "8 x H100"
+RUNS = [
+    # engine, concurrency, per-user tok/s, per-GPU tok/s, TTFT ms, speedup
+    ("vLLM", "64", "45.2", "3,018", "120", "1.00"),
+    ("SGLang", "64", "51.0", "3,390", "98", "1.12"),
+]
+TITLE = "Serving benchmark"
+INTRO = "We ran two serving engines on one system with the same workload."
+
+# (per-user header, per-GPU header, TTFT header, speedup header, per-cell unit suffixes)
+SPELLINGS = {
+    "parentheses": ("Throughput (tok/s/user)", "Throughput (tok/s/GPU)", "TTFT (ms)", "Speedup", ("", "", "", "x")),
+    "brackets": ("Throughput [tok/s/user]", "Throughput [tok/s/GPU]", "TTFT [ms]", "Speedup [x]", ("", "", "", "")),
+    "comma": ("Throughput, tok/s/user", "Throughput, tok/s/GPU", "TTFT, ms", "Speedup vs vLLM", ("", "", "", "")),
+    "words": ("Tokens/sec per user", "Tokens/sec per GPU", "Time to first token (ms)", "TPS/User Speedup", ("", "", "", "")),
+    "in cells": ("Per-user throughput", "Per-GPU throughput", "TTFT", "Speedup", (" tok/s", " tok/s", " ms", "x")),
+}
+
+
+def _key(c):
+    return (round(c.value, 6), c.family, c.scope if c.family == "token_throughput" else None, c.model,
+            c.hardware, c.engine, c.concurrency)
+
+
+EXPECTED = sorted([
+    (45.2, "token_throughput", "per_user", MODEL, HARDWARE, "vLLM", 64.0),
+    (3018.0, "token_throughput", "per_gpu", MODEL, HARDWARE, "vLLM", 64.0),
+    (0.12, "latency", None, MODEL, HARDWARE, "vLLM", 64.0),
+    (51.0, "token_throughput", "per_user", MODEL, HARDWARE, "SGLang", 64.0),
+    (3390.0, "token_throughput", "per_gpu", MODEL, HARDWARE, "SGLang", 64.0),
+    (0.098, "latency", None, MODEL, HARDWARE, "SGLang", 64.0),
+    (1.12, "ratio", None, MODEL, HARDWARE, "SGLang", 64.0),
+], key=repr)
+
+
+def _claims(doc: Document) -> list:
+    claims = extract_claims(doc)
+    for c in claims:
+        assert doc.text[c.start:c.end] == c.surface
+    return sorted((_key(c) for c in claims), key=repr)
+
+
+def _cells(run, units):
+    engine, conc, user, gpu, ttft, speed = run
+    return [MODEL, HARDWARE, engine, conc, user + units[0], gpu + units[1], ttft + units[2], speed + units[3]]
+
+
+def _heads(spelling):
+    u, g, t, s, _ = SPELLINGS[spelling]
+    return ["Model", "Hardware", "Engine", "Concurrency", u, g, t, s]
+
+
+# ---------------------------------------------------------------------- renderers
+def prose() -> str:
+    first, second = RUNS
+    return (f"# {TITLE}\n\n{INTRO}\n\n"
+            f"With vLLM on {HARDWARE}, {MODEL} at a concurrency of {first[1]} reached {first[2]} tokens/s per user "
+            f"and {first[3]} tokens/s per GPU with a TTFT of {first[4]} ms.\n\n"
+            f"With SGLang on {HARDWARE}, {MODEL} at a concurrency of {second[1]} reached {second[2]} tokens/s per user "
+            f"and {second[3]} tokens/s per GPU with a TTFT of {second[4]} ms, a {second[5]}x speedup.\n")
+
+
+def pipe(spelling: str = "parentheses") -> str:
+    heads = _heads(spelling)
+    units = SPELLINGS[spelling][4]
+    lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    lines += ["| " + " | ".join(_cells(r, units)) + " |" for r in RUNS]
+    return f"# {TITLE}\n\n{INTRO}\n\n" + "\n".join(lines) + "\n"
+
+
+def pipe_two_header_rows() -> str:
+    heads = ["Model", "Hardware", "Engine", "Concurrency", "Throughput", "Throughput", "TTFT", "Speedup"]
+    second = ["", "", "", "", "tok/s/user", "tok/s/GPU", "ms", "x"]
+    lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads), "| " + " | ".join(second) + " |"]
+    lines += ["| " + " | ".join(_cells(r, ("", "", "", ""))) + " |" for r in RUNS]
+    return f"# {TITLE}\n\n{INTRO}\n\n" + "\n".join(lines) + "\n"
+
+
+def transposed() -> str:
+    heads = _heads("parentheses")
+    cols = [_cells(r, ("", "", "", "x")) for r in RUNS]
+    lines = ["| Metric | Run A | Run B |", "|---|---|---|"]
+    for i, h in enumerate(heads):
+        lines.append(f"| {h} | " + " | ".join(c[i] for c in cols) + " |")
+    return f"# {TITLE}\n\n{INTRO}\n\n" + "\n".join(lines) + "\n"
+
+
+def html() -> bytes:
+    heads = _heads("in cells")
+    units = SPELLINGS["in cells"][4]
+    body = "".join("<tr>" + "".join(f"<td>{x}</td>" for x in _cells(r, units)) + "</tr>" for r in RUNS)
+    return (f"<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1><p>{INTRO} "
+            "Every figure below is the mean of three runs of the same benchmark script.</p>"
+            f"<table><thead><tr>{''.join(f'<th>{h}</th>' for h in heads)}</tr></thead><tbody>{body}</tbody></table>"
+            "<p>The numbers above come from our own lab; other setups will differ from them.</p>"
+            "</article></body></html>").encode()
+
+
+def pdf(ruled: bool) -> bytes:
+    heads = _heads("parentheses")
+    rows = [_cells(r, ("", "", "", "x")) for r in RUNS]
+    return table_pdf(TITLE, INTRO, heads, rows, ruled=ruled)
+
+
+def whitespace() -> str:
+    heads = _heads("parentheses")
+    rows = [_cells(r, ("", "", "", "x")) for r in RUNS]
+    widths = [max(len(x) for x in col) for col in zip(heads, *rows)]
+    fmt = lambda cells: "   ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return f"{TITLE}\n\n{INTRO}\n\n" + "\n".join(fmt(r) for r in [heads] + rows) + "\n"
+
+
+def _doc(text: str) -> Document:
+    return Document(id="t", path="t.md", format="markdown", text=text, title=TITLE)
+
+
+LAYOUTS = {
+    "prose": lambda: _doc(prose()),
+    "pipe two header rows": lambda: _doc(pipe_two_header_rows()),
+    "transposed": lambda: _doc(transposed()),
+    "html units in cells": lambda: ingest_bytes(html(), "bench.html"),
+    "pdf ruled": lambda: ingest_bytes(pdf(True), "bench.pdf"),
+    "pdf unruled": lambda: ingest_bytes(pdf(False), "bench.pdf"),
+    "whitespace text": lambda: ingest_bytes(whitespace().encode(), "bench.txt"),
+    **{f"pipe {s}": (lambda s=s: _doc(pipe(s))) for s in SPELLINGS},
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_every_layout_gives_the_same_claims(layout):
+    assert _claims(LAYOUTS[layout]()) == EXPECTED
+
+
+def test_pdf_tables_are_read_at_ingest_with_pages():
+    for ruled in (True, False):
+        doc = ingest_bytes(pdf(ruled), "bench.pdf")
+        assert doc.tables and doc.tables[0].source == ("pdf-ruled" if ruled else "pdf")
+        for row in doc.tables[0].rows:
+            for cell in row.cells:
+                assert doc.text[cell.start:cell.end] == cell.text and cell.page == 1
+
+
+def test_html_table_cells_map_onto_the_stored_text():
+    doc = ingest_bytes(html(), "bench.html")
+    (table,) = doc.tables
+    assert table.source == "html" and table.header[4] == "Per-user throughput"
+    cells = [c for r in table.rows for c in r.cells]
+    assert [c.text for c in cells][:5] == [MODEL, HARDWARE, "vLLM", "64", "45.2 tok/s"]
+    assert all(doc.text[c.start:c.end] == c.text for c in cells)
+
+
+# ---------------------------------------------------------------------- focused readers
+def test_pipe_reader_second_header_row_and_caption_row():
+    text = ("| Table 1: serving results |  |  |\n|---|---|---|\n| Engine | Throughput |  |\n|---|---|---|\n"
+            "|  | per user | per GPU |\n| vLLM | 45.2 tok/s | 3,018 tok/s |\n")
+    (t,) = find_tables(text)
+    assert t.caption == "Table 1: serving results"
+    assert t.header == ["Engine", "Throughput per user", "Throughput per GPU"]
+    assert [c.text for c in t.rows[0].cells] == ["vLLM", "45.2 tok/s", "3,018 tok/s"]
+
+
+def test_whitespace_reader_needs_aligned_columns_and_a_header():
+    prose_lines = "Some prose.  Two spaces after a period.\nMore prose here.  Again.\nA last line of it.\n"
+    assert find_tables(prose_lines) == []
+    table = "Engine    Throughput (tok/s)\nvLLM                  3,018\nSGLang                3,390\n"
+    (t,) = find_tables(table)
+    assert t.header == ["Engine", "Throughput (tok/s)"]
+    assert [[c.text for c in r.cells] for r in t.rows] == [["vLLM", "3,018"], ["SGLang", "3,390"]]
+
+
+def test_settings_are_conditions_not_claims():
+    text = ("| Model | Batch Size | TP | ISL/OSL | Throughput (out tok/s/GPU) |\n|---|---|---|---|---|\n"
+            "| Llama 3.1 70B | 64 | 4 | 1024/128 | 1,234 |\n")
+    (c,) = extract_claims(_doc(text))
+    assert (c.value, c.scope, c.batch_size, c.parallelism, c.isl, c.osl, c.token_kind) == \
+        (1234, "per_gpu", 64, "TP4", 1024, 128, "output")
+
+
+def test_speedup_column_is_a_ratio_even_beside_tps_user():
+    text = ("| Version | TPS/User | TPS/User Speedup |\n|---|---|---|\n| base | 111 | 1.00 |\n"
+            "| MTP 1 | 198 | 1.78 |\n| MTP 2 | N/A | OOM |\n| MTP 3 | -- | -- |\n")
+    got = [(c.value, c.family, c.scope) for c in extract_claims(_doc(text))]
+    assert got == [(111, "token_throughput", "per_user"), (198, "token_throughput", "per_user"),
+                   (1.78, "ratio", None)]
+
+
+def test_quality_columns_are_not_claims():
+    text = "| Benchmark | Accuracy (%) | Latency (ms) |\n|---|---|---|\n| MMLU | 84.0% | 12 |\n"
+    got = [(c.value, c.family) for c in extract_claims(_doc(text))]
+    assert got == [(0.012, "latency")]
