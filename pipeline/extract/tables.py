@@ -207,21 +207,31 @@ def setting_values(field: str, header: str, text: str) -> dict:
 
 
 # ---------------------------------------------------------------------- layout
+def _label_col(t: Table) -> int:
+    """The column of row labels: the first, unless it is blank throughout (a leading
+    empty column, "| | Benchmark | ... |")."""
+    if t.column_header(0).strip():
+        return 0
+    filled = sum(1 for r in t.rows for c in r.cells if c.col == 0 and clean(c.text))
+    return 1 if filled * 2 < len(t.rows) else 0
+
+
 def _transpose(t: Table) -> Table:
-    """``t`` on its side: each column (after the first) becomes a row labelled by its
+    """``t`` on its side: each column after the row labels becomes a row labelled by its
     header cell; each row label becomes a column header."""
+    lab = _label_col(t)
     ncols = max([len(t.header)] + [c.col + 1 for r in t.rows for c in r.cells])
     labels = {}
     for r in t.rows:
-        first = next((c for c in r.cells if c.col == 0), None)
+        first = next((c for c in r.cells if c.col == lab), None)
         labels[id(r)] = clean(first.text) if first is not None else ""
-    header = [t.column_header(0)] + [labels[id(r)] for r in t.rows]
+    header = [t.column_header(lab)] + [labels[id(r)] for r in t.rows]
     head_cells: dict[int, list[Cell]] = {}
     for hr in t.header_rows:
         for c in hr.cells:
             head_cells.setdefault(c.col, []).append(c)
     rows = []
-    for j in range(1, ncols):
+    for j in range(lab + 1, ncols):
         cells = [Cell(c.start, c.end, 0, c.text, c.page) for c in head_cells.get(j, [])[-1:]]
         for i, r in enumerate(t.rows, start=1):
             for c in r.cells:
@@ -238,12 +248,14 @@ def _transpose(t: Table) -> Table:
 
 def is_transposed(t: Table, typer: HeaderTyper) -> bool:
     """Metric names down the first column, and no column header naming a quantity."""
-    if not t.rows or len(t.header) < 2 or not _GENERIC_FIRST_RE.match(t.header[0]) and typer.column(t.header[0]).kind != "label":
+    lab = _label_col(t)
+    corner = t.column_header(lab)
+    if not t.rows or len(t.header) < lab + 2 or not _GENERIC_FIRST_RE.match(corner) and typer.column(corner).kind != "label":
         return False
     # column headers name systems or configurations ("vLLM", "Run A", "Batch 64"), no quantity
-    if any(typer.column(h).kind in ("figure", "quality") for h in t.header[1:] if h):
+    if any(typer.column(h).kind in ("figure", "quality") for h in t.header[lab + 1:] if h):
         return False
-    firsts = [clean(c.text) for r in t.rows for c in r.cells if c.col == 0]
+    firsts = [clean(c.text) for r in t.rows for c in r.cells if c.col == lab]
     typed = [typer.column(x).kind for x in firsts if x]
     figures = sum(1 for k in typed if k in ("figure", "quality"))
     return figures >= 2 and figures * 2 >= len(t.rows)

@@ -153,7 +153,12 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
         while (j < n and len(header_rows) < MAX_HEADER_ROWS and not text[prev_end:lines[j][0]].strip()):
             cells = pipe_cells(text, *lines[j])
             texts = _texts(cells)
+            # ... and blank where the next row has its label ("| | per user |" over "| vLLM | 45 |",
+            # not "| | Architecture | MoE |" over "| | Params | 21B |")
+            nxt = _texts(pipe_cells(text, *lines[j + 1])) if j + 1 < n else []
+            label_at = next((k for k, x in enumerate(nxt) if x), 0)
             if (len(texts) > 1 and not texts[0] and any(texts) and not _DIGIT_RE.search("".join(texts))
+                    and (label_at >= len(texts) or not texts[label_at]) and "-" not in texts
                     and j + 1 < n and not text[lines[j][1]:lines[j + 1][0]].strip()):
                 header_rows.append(Row(lines[j][0], lines[j][1], cells))
                 prev_end = lines[j][1]
