@@ -133,7 +133,9 @@ class SubjectFinder:
         row_text = " | ".join(x.text for x in row.cells)
         probe = " ".join(filter(None, [table.caption, row.section or "", row_text, header]))
         names = find_names(probe, v)
-        model = next((n.name for n in names if n.kind == "model"), None)
+        # the row's own model first ("| Qwen2.5 72B | ... |" under a caption naming another)
+        model = next((n.name for n in find_names(row_text, v) if n.kind == "model"), None)
+        model = model or next((n.name for n in names if n.kind == "model"), None)
         model = v.canonical_model(model) if model else self.title_subject["model"]
         # hardware: the most specific place that names one wins: the cell's column header
         # ("| H100 | MI300X |"), the row's section, the row itself, the caption, the title
