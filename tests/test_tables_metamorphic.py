@@ -210,3 +210,35 @@ def test_quality_columns_are_not_claims():
     text = "| Benchmark | Accuracy (%) | Latency (ms) |\n|---|---|---|\n| MMLU | 84.0% | 12 |\n"
     got = [(c.value, c.family) for c in extract_claims(_doc(text))]
     assert got == [(0.012, "latency")]
+
+
+def test_per_gpu_cell_carries_the_per_user_operating_point_of_its_row():
+    from pipeline.link.operating_point import assign_op_points
+
+    claims = [c for c in extract_claims(_doc(pipe())) if c.family == "token_throughput"]
+    per_gpu = [c for c in claims if c.scope == "per_gpu"]
+    per_user = {c.sentence_start: c.value for c in claims if c.scope == "per_user"}
+    assert [per_user[c.sentence_start] for c in per_gpu] == [45.2, 51.0]
+
+    class P:
+        op_point = None
+    prepared = [P() for _ in claims]
+    assign_op_points(claims, prepared)
+    assert [p.op_point for c, p in zip(claims, prepared) if c.scope == "per_gpu"] == [45.2, 51.0]
+
+
+def test_setting_columns_fill_their_fields():
+    text = ("| GPUs | Accelerator | Precision | QPS | EP | Input/Output | Output throughput (tok/s) |\n"
+            "|---|---|---|---|---|---|---|\n| 8 | H200 | FP8 | 16 | 8 | 1k/1k | 9,000 |\n")
+    (c,) = extract_claims(_doc(text))
+    assert (c.value, c.hardware, c.hw_count, c.dtype, c.offered_load, c.parallelism, c.isl, c.osl) == \
+        (9000, "8 x H200", 8, "FP8", 16, "EP8", 1000, 1000)
+
+
+def test_html_source_table_in_markdown():
+    text = ("Results on one GPU.\n\n<table>\n<tr><th>Engine</th><th>Throughput (tok/s)</th></tr>\n"
+            "<tr><td>vLLM</td><td><b>3,018</b></td></tr>\n<tr><td>SGLang</td><td>3,390</td></tr>\n</table>\n")
+    (t,) = find_tables(text)
+    assert t.source == "html-source" and t.header == ["Engine", "Throughput (tok/s)"]
+    got = [(c.surface, c.value, c.engine, c.in_table) for c in extract_claims(_doc(text))]
+    assert got == [("3,018", 3018, "vLLM", True), ("3,390", 3390, "SGLang", True)]

@@ -201,8 +201,9 @@ class CandidateFinder:
         if cell is not None:
             tc = self._table_candidate(c, cell)
             # "6.9B" under a header that names nothing still reads as a size below
+            col = self.typer.column(cell[0].column_header(cell[2].col))
             if tc is not None or not (n.scale >= 1e6 and n.has_suffix_letter) or \
-                    self.typer.column(cell[0].column_header(cell[2].col)).kind != "label":
+                    not (col.kind == "label" or col.field == "model"):
                 return tc
         if n.spelled:
             return None

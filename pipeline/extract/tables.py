@@ -131,6 +131,10 @@ class HeaderTyper:
         if self.h["ratio"].search(h):
             return Column("figure", family="ratio", **self._facts(h, "ratio"))
         hit = self.unit_of(h)
+        # "QPS", "Request rate (req/s)": the load a benchmark offered, a setting; a measured
+        # request throughput says so ("RPS", "Request throughput")
+        if (hit is None or hit.entry.family == "request_throughput") and self._first("settings", h) == "offered_load":
+            return Column("setting", field="offered_load")
         if hit is not None and hit.entry.family in _MEASURED:
             return Column("figure", family=hit.entry.family, **self._facts(h, hit.entry.family, hit.scope))
         fam = self._first("measured", h)

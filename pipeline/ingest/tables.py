@@ -307,10 +307,67 @@ def whitespace_tables(text: str, start: int = 0, end: int | None = None, page: i
     return tables
 
 
+# ---------------------------------------------------------------------- HTML source tables
+_TABLE_RE = re.compile(r"<table\b[^>]*>(.*?)</table\s*>", re.S | re.I)
+_THEAD_RE = re.compile(r"<thead\b[^>]*>.*?</thead\s*>", re.S | re.I)
+_TR_RE = re.compile(r"<tr\b[^>]*>(.*?)(?=</tr\s*>|<tr\b|$)", re.S | re.I)
+_CELL_RE = re.compile(r"<(td|th)\b([^>]*)>(.*?)(?=</t[dh]\s*>|<t[dh]\b|$)", re.S | re.I)
+_COLSPAN_RE = re.compile(r"colspan\s*=\s*[\"']?(\d+)", re.I)
+_LEAD_TAG_RE = re.compile(r"\s*(?:<[^>]*>\s*)*")
+_TRAIL_TAG_RE = re.compile(r"(?:\s*<[^>]*>)*\s*$")
+_BLOCK_TAG_RE = re.compile(r"<(?:li|ul|ol|p|div|table|h\d)\b", re.I)
+MAX_SOURCE_TABLE = 200_000   # characters of one HTML table read at most
+
+
+def html_source_tables(text: str) -> list[Table]:
+    """``<table>`` elements written into a Markdown or text file as HTML source (READMEs
+    do this): each cell's span is its text between the tags around it."""
+    out: list[Table] = []
+    for m in _TABLE_RE.finditer(text):
+        if m.end() - m.start() > MAX_SOURCE_TABLE:
+            continue
+        heads = [h.span() for h in _THEAD_RE.finditer(text, m.start(1), m.end(1))]
+        rows: list[tuple[bool, Row]] = []
+        for tr in _TR_RE.finditer(text, m.start(1), m.end(1)):
+            cells, col, all_th = [], 0, True
+            for cm in _CELL_RE.finditer(text, tr.start(1), tr.end(1)):
+                all_th = all_th and cm.group(1).lower() == "th"
+                span = _COLSPAN_RE.search(cm.group(2))
+                width = max(1, min(int(span.group(1)), 50)) if span else 1
+                a, b = cm.span(3)
+                a = _LEAD_TAG_RE.match(text, a, b).end()
+                b = a + len(_TRAIL_TAG_RE.sub("", text[a:b]))
+                if b > a:
+                    cells.append(Cell(a, b, col, text[a:b]))
+                col += width
+            if cells:
+                in_head = any(hs <= tr.start() < he for hs, he in heads)
+                rows.append((in_head or all_th, Row(tr.start(), tr.end(), cells)))
+        # a layout table (lists and paragraphs in its cells) holds prose, not data
+        if len(rows) < 2 or any(_BLOCK_TAG_RE.search(c.text) for _, r in rows for c in r.cells):
+            continue
+        header_rows = [r for h, r in rows if h] or [rows[0][1]]
+        data = [r for h, r in rows if not h] if any(h for h, _ in rows) else [r for _, r in rows[1:]]
+        ncols = max(c.col + 1 for _, r in rows for c in r.cells)
+        grid = []
+        for r in header_rows:
+            line = [""] * ncols
+            for c in r.cells:
+                line[c.col] = clean(" ".join(c.text.split()))
+            grid.append(line)
+        out.append(Table(start=m.start(), end=m.end(), header=join_header(grid, ncols), rows=data,
+                         header_rows=header_rows, caption=caption_above(text, m.start()),
+                         context=context_before(text, m.start()), source="html-source"))
+    return out
+
+
 def text_tables(text: str) -> list[Table]:
-    """Pipe tables and whitespace tables of a plain or Markdown text, in text order."""
-    pipes = pipe_tables(text) if "|" in text else []
-    spaced = whitespace_tables(text, skip=[(t.start, t.end) for t in pipes]) if "  " in text or "\t" in text else []
-    if not spaced:
-        return pipes
-    return sorted(pipes + spaced, key=lambda t: t.start)
+    """Pipe tables, HTML source tables and whitespace tables of a plain or Markdown text,
+    in text order."""
+    tables = pipe_tables(text) if "|" in text else []
+    if "<t" in text or "<T" in text:
+        taken = [(t.start, t.end) for t in tables]
+        tables += [t for t in html_source_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
+    if "  " in text or "\t" in text:
+        tables += whitespace_tables(text, skip=sorted((t.start, t.end) for t in tables))
+    return sorted(tables, key=lambda t: t.start)
