@@ -10,7 +10,8 @@ import itertools
 
 from pipeline.link import DocMeta, link
 from pipeline.link.keys import hardware_key
-from pipeline.link.measure import baseline, context, measure, metric_words, name_part
+from pipeline.extract import comparison
+from pipeline.link.measure import context, measure, name_part
 from pipeline.model import Claim
 
 UNITS = {"ratio": "x", "percent": "%", "parameters": "count", "tokens": "count",
@@ -26,6 +27,13 @@ def C(doc: str, sentence: str, surface: str, value: float, family: str, occurren
     for _ in range(occurrence + 1):
         start = sentence.index(surface, start + 1)
     kw.setdefault("unit", UNITS[family])
+    if family in ("ratio", "percent"):
+        # what the extractor stores for a comparison (extract/comparison.py)
+        comp = comparison.read(sentence, start, start + len(surface), 0, len(sentence), 0,
+                               len(sentence))
+        kw.setdefault("baseline", comp.baseline)
+        kw.setdefault("direction", comp.direction)
+        kw.setdefault("measures", comp.measures)
     return Claim(id=f"{doc}_{next(_ids)}", doc_id=doc, start=start, end=start + len(surface),
                  surface=surface, value=value, family=family, sentence=sentence,
                  sentence_start=0, sentence_end=len(sentence), **kw)
@@ -51,8 +59,8 @@ def test_percents_in_one_sentence_measure_different_things():
     s = "Compared with Foo 60B, Foo-2 saves 40.0% of training costs and reduces the KV cache by 90.0%."
     cost = C("a", s, "40.0%", 40.0, "percent", model="Foo-2")
     kv = C("a", s, "90.0%", 90.0, "percent", model="Foo-2")
-    assert metric_words("saves 40.0% of training costs") == {"cost"}
-    assert baseline(context(cost)) == baseline(context(kv)) == "foo 60b"
+    assert (cost.measures, kv.measures) == ("training cost", "memory")
+    assert cost.baseline == kv.baseline == "Foo 60B"
     assert measure(cost).what != measure(kv).what
     again = C("b", "Foo-2 saves 40.0% of training costs compared with Foo 60B.", "40.0%", 40.0,
               "percent", model="Foo-2")
@@ -95,7 +103,7 @@ def test_ratio_without_metric_or_baseline_relates_to_nothing():
 def test_comparator_words_are_not_baselines():
     c = C("a", "Orca-70B is 2.0x faster, at over 10,000 tokens/s.", "2.0x", 2.0, "ratio",
           model="Orca-70B")
-    assert baseline(context(c)) is None
+    assert c.baseline is None
 
 
 def test_percent_direction_matters():

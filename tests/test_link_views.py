@@ -86,9 +86,9 @@ def test_mismatch_view(db):
 
 def test_derived_view(db):
     r = dict(db.execute("SELECT claim_id, consistent FROM derived_checks").fetchall())
-    assert r["a_55"] is True and r["g_80"] is False and r["e_25"] is True
+    assert r["a_55"] is True and r["g_80"] is False and "e_25" not in r
     same = dict(db.execute("SELECT claim_id, same_document FROM derived_checks").fetchall())
-    assert same["a_55"] is True and same["e_25"] is False
+    assert same["a_55"] is True
 
 
 def test_clusters_and_first_sources(db):

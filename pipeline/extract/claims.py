@@ -186,6 +186,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 v.workloads.first(text[s_start:s_end], self.fold and self.fold[s_start:s_end]),
             )
         claim.parallelism, (claim.concurrency, claim.batch_size), (claim.isl, claim.osl), claim.workload = setting
+        # a setting written right after the figure is its own: "2.2k tokens/s (32-way EP) or
+        # ~2.0k tokens/s (96-way EP)"
+        own = cond.parallelism(text, c.end, min(s_end, c.next_start, c.end + 40), self.fold)
+        if own:
+            claim.parallelism = own
         if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
             claim.scope = "per_user"
         if claim.family == "money":

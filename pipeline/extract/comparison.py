@@ -24,12 +24,13 @@ AFTER_REACH = 90      # characters after the figure that can hold its direction 
 BEFORE_REACH = 60     # characters before it ("reduces latency by 50%", "a speedup of 2x")
 _CLAUSE_END = re.compile(r"[;:!?]|\.(?:\s|$)|,\s+(?:and|but|while|whereas|which)\b|\n\s*\n")
 _PHRASE_STOP = re.compile(
-    r"[,;:()\[\]!?]|\.(?:\s|$)|\s(?:on|at|with|for|in|when|while|under|across|using|by|and|"
-    r"but|which|where|to|from|as|if|because)\s", re.I)
+    r"[,;:()\[\]|!?]|\.(?:\s|$)|\s(?:on|at|with|for|in|when|while|under|across|using|by|and|"
+    r"or|but|which|where|that|to|from|as|if|because|is|are|was|were|within|thanks|due|after|"
+    r"before|has|have|had|will|would|can|could|does|do|did)(?:\s|[.,;]|$)", re.I)
 # "8x the goodput of vLLM", "3 times that of TGI": what follows "of" is the baseline
 _THE_OF = re.compile(r"\s*(?:times\s+)?(?:the|that)\s+(?:[\w/-]+\s+){0,3}?of\s+", re.I)
 _FILLER = re.compile(r"^(?:the|a|an|its|their|our|that\s+of|those\s+of|other|existing|"
-                     r"standard|baseline|default)\s+", re.I)
+                     r"standard|baseline|default|previous|prior|original|popular)\s+", re.I)
 
 
 @dataclass(frozen=True)
@@ -139,8 +140,9 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
             span = (s_start + om.start(1), s_start + om.end(1))
     if span is not None:
         baseline = clean_baseline(text[span[0]:span[1]]) or None
-        if baseline is None:
-            span = None
+        if baseline is None or baseline[0].isdigit():
+            # "2x faster, at over 10,000 tokens/s": a comparator before a number
+            baseline = span = None
 
     # direction and measured quantity: the figure's own words after it (before the
     # baseline), else the words just before it ("reduces latency by 50%")

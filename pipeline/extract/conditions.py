@@ -27,7 +27,11 @@ _COUNT_BEFORE_RE = re.compile(
 )
 _COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
 _PARALLEL_HINT_RE = Caseless(re.compile(r"TP|EP|DP|PP|CP|-way", re.I))
-_PARALLEL_RE = Caseless(re.compile(r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b|\b\d+-way\s+(?:tensor|expert|pipeline)\s+parallel\w*", re.I))
+_PARALLEL_RE = Caseless(re.compile(
+    r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b"
+    r"|\b\d+-way\s+(?:(?:tensor|expert|pipeline|data)\s+parallel\w*|(?:TP|EP|DP|PP|CP)\b)", re.I))
+_WAY_RE = re.compile(r"(\d+)-way\s+(\w+)", re.I)
+_KIND_OF_WAY = {"tensor": "TP", "expert": "EP", "pipeline": "PP", "data": "DP"}
 _CONCURRENCY_RE = Caseless(re.compile(
     r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d[\d,]*)\b"
     r"|\b(?P<n2>\d[\d,]*)\s+concurrent\s+(?:users|requests|sessions|streams)\b",
@@ -135,9 +139,18 @@ def nearest(items: list, pos: int, end: int, own: tuple[int, int] | None = None)
 def parallelism(text: str, start: int, end: int, lower: str | None = None) -> str | None:
     if not _PARALLEL_HINT_RE.search(text, lower, start, end):
         return None
-    found = [_SPACES_RE.sub("", text[m.start():m.end()])
+    found = [_parallel_name(text[m.start():m.end()])
              for m in _PARALLEL_RE.finditer(text, lower, start, end)]
     return ", ".join(dict.fromkeys(found)) or None
+
+
+def _parallel_name(s: str) -> str:
+    """One spelling per degree: "32-way EP", "EP=32", "32-way expert parallelism" -> EP32."""
+    m = _WAY_RE.match(s)
+    if m:
+        kind = m.group(2)
+        return _KIND_OF_WAY.get(kind.lower(), kind.upper()) + m.group(1)
+    return _SPACES_RE.sub("", s).replace("=", "")
 
 
 def concurrency(text: str, start: int, end: int, lower: str | None = None) -> tuple[float | None, float | None]:

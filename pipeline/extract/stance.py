@@ -48,8 +48,8 @@ _REPORT_VERBS = (
     r"cites?|cited|announced|puts?|gives?|publishe[sd]|writes?|wrote|credits?|records?|shows?|showed)"
 )
 _REPORTER_RE = re.compile(
-    r"(?P<who>(?:(?:[A-Z][\w.\-]*|[a-z][\w\-]*)(?:'s|’s)?\s+){0,3}?"
-    r"(?:[A-Z][\w.\-]*[a-zA-Z]|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker))"
+    r"(?<![\w.\-])(?P<who>(?:(?:[A-Z][\w.\-]*|[a-z][\w\-]*)(?:'s|’s)?\s+){0,3}?"
+    r"(?:[A-Z][\w.\-]*[a-zA-Z]|[a-z]+[A-Z][\w.\-]*|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker))"
     r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+|recently\s+|previously\s+|first\s+)?"
     + _REPORT_VERBS + r"\b",
 )

@@ -1,11 +1,15 @@
 """Derived checks: is a ratio or percent the arithmetic of two other figures?
 
 "44% above" beside 826 and 575 is 826 / 575 - 1 = 43.7%: consistent. A percent can be an
-increase (a/b - 1), a share (a/b) or a decrease (1 - a/b); a ratio is a/b. Operands are
-sought in the claim's own document first (nearest first, since the figures a percent is
-computed from sit close to it), then across documents among figures on the same subject.
-Each check is a ``derives`` link from the ratio claim to the numerator, with the
-denominator in ``other``, the computed value, and whether the stated value agrees.
+increase (a/b - 1), a share (a/b) or a decrease (1 - a/b); a ratio is a/b. Each check is a
+``derives`` link from the ratio claim to the numerator, with the denominator in ``other``,
+the computed value, and whether the stated value agrees.
+
+Only where a reader would see the arithmetic (CLAIMS.md §3): both operands in the ratio's
+own sentence (a table row is its cells' sentence) or the sentences just before and after
+it, of a family the ratio can be computed from (not parameter or token counts, which
+coincide with any percent; and throughput for a throughput ratio, latency for a latency
+one). A number that merely equals some quotient of figures elsewhere is no derivation.
 
 For each candidate numerator the matching denominator is found by binary search in the
 value-sorted operands, so a document with n figures costs n log n per percent, not n².
@@ -23,7 +27,17 @@ from .prepare import Prepared, same_opt
 
 RATIO_FAMILIES = frozenset({"ratio", "percent"})
 BOUNDED = frozenset({"=", "~"})
-NEAR_CHARS = 1200   # "nearby" in a document: a paragraph or two
+NEAR_CHARS = 400    # without sentence spans (older records): this close counts as adjacent
+VIEW_CHARS = 2000   # no adjacent sentence starts or ends further away than this
+SENTENCE_GAP = 3    # characters of white space between two adjacent sentences
+# Families a ratio or percent can be the arithmetic of (counts of parameters and tokens
+# are sizes and settings: their quotients match percents by coincidence).
+OPERAND_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency", "money",
+                              "memory", "bandwidth", "compute", "power"})
+# What a ratio measures (extract/comparison.py) -> the operand families it can come from.
+MEASURED_BY = {"throughput": {"token_throughput", "request_throughput"},
+               "latency": {"latency"}, "cost": {"money"}, "training cost": {"money"},
+               "memory": {"memory"}, "energy": {"power"}}
 
 
 @dataclass(slots=True)
@@ -32,6 +46,8 @@ class Operand:
     rel_err: float
     p: Prepared
     pos: int
+    s0: int | None      # the operand's sentence
+    s1: int | None
 
 
 def _forms(family: str) -> tuple[tuple[str, object], ...]:
@@ -64,11 +80,28 @@ def _compatible(x: Prepared, y: Prepared) -> bool:
 
 
 def _operand(c: Claim, p: Prepared) -> Operand | None:
-    if c.value is None or c.value <= 0 or p.family in RATIO_FAMILIES or not p.active:
+    if c.value is None or c.value <= 0 or p.family not in OPERAND_FAMILIES or not p.active:
         return None
     if c.low is not None:   # a range is not one operand
         return None
-    return Operand(c.value, p.fig.p / c.value, p, c.start)
+    return Operand(c.value, p.fig.p / c.value, p, c.start, c.sentence_start, c.sentence_end)
+
+
+def _in_view(r: Claim, o: Operand) -> bool:
+    """Would a reader of the ratio see this operand beside it: its sentence, or the one
+    just before or after?"""
+    if r.sentence_start is None or r.sentence_end is None or o.s0 is None or o.s1 is None:
+        return abs(o.pos - r.start) <= NEAR_CHARS
+    if o.s0 == r.sentence_start:
+        return True
+    return (0 <= r.sentence_start - o.s1 <= SENTENCE_GAP
+            or 0 <= o.s0 - r.sentence_end <= SENTENCE_GAP)
+
+
+def _fits(r: Claim, o: Operand) -> bool:
+    """The operand is of a quantity the ratio says it measures (any, when it says none)."""
+    fams = MEASURED_BY.get(r.measures or "")
+    return fams is None or o.p.family in fams
 
 
 def _search(r: Claim, rp: Prepared, nums: list[Operand], pool: list[Operand],
@@ -100,29 +133,6 @@ def _search(r: Claim, rp: Prepared, nums: list[Operand], pool: list[Operand],
                 if best_cost is None or cost < best_cost:
                     best, best_cost = (a, b, form, computed, True), cost
     return best
-
-
-def _search_denominator(r: Claim, rp: Prepared, dens: list[Operand], pool: list[Operand],
-                        pool_values: list[float]):
-    """Like ``_search`` with the local figure as denominator b and a from ``pool``."""
-    slo, shi = generous_interval(rp.fig)
-    scale = 1.0 if r.family == "ratio" else 100.0
-    for form, f in _forms(r.family):
-        qr = _quotient_range(r.family, form, slo, shi)
-        if qr is None:
-            continue
-        for b in dens:
-            pad = 1 + b.rel_err + 0.01
-            lo_i = bisect_left(pool_values, b.value * qr[0] / pad)
-            hi_i = bisect_right(pool_values, b.value * qr[1] * pad)
-            for a in pool[lo_i:hi_i]:
-                if a.p is b.p or a.value == b.value or not _compatible(a.p, b.p):
-                    continue
-                q = a.value / b.value
-                computed = f(q)
-                if value_matches(rp.fig, computed, scale * q * (a.rel_err + b.rel_err)):
-                    return (a, b, form, computed, True)
-    return None
 
 
 def _nearest_pair(r: Claim, ops: list[Operand]) -> tuple[Operand, Operand, str, float, bool] | None:
@@ -162,21 +172,14 @@ def derive_links(claims: list[Claim], prepared: list[Prepared],
     ``only`` restricts the checks to these ratio claim ids (incremental relinking).
     """
     by_doc: dict[str, list[Operand]] = defaultdict(list)
-    by_subject: dict[str, list[Operand]] = defaultdict(list)
     for c, p in zip(claims, prepared):
         o = _operand(c, p)
         if o is not None:
             by_doc[c.doc_id].append(o)
-            if p.subject:
-                by_subject[p.subject].append(o)
-    doc_sorted: dict[str, tuple[list[Operand], list[float]]] = {}
-    subj_sorted: dict[str, tuple[list[Operand], list[float]]] = {}
-
-    def sorted_pool(cache, table, key):
-        if key not in cache:
-            ops = sorted(table.get(key, ()), key=lambda o: o.value)
-            cache[key] = (ops, [o.value for o in ops])
-        return cache[key]
+    positions: dict[str, list[int]] = {}
+    for d, ops in by_doc.items():
+        ops.sort(key=lambda o: o.pos)
+        positions[d] = [o.pos for o in ops]
 
     links: list[Link] = []
     for r, rp in zip(claims, prepared):
@@ -184,30 +187,25 @@ def derive_links(claims: list[Claim], prepared: list[Prepared],
             continue
         if only is not None and r.id not in only:
             continue
-        own = by_doc.get(r.doc_id, [])
+        ops, pos = by_doc.get(r.doc_id, []), positions.get(r.doc_id, [])
+        lo = min(r.start, r.sentence_start if r.sentence_start is not None else r.start)
+        hi = max(r.end, r.sentence_end if r.sentence_end is not None else r.end)
+        window = ops[bisect_left(pos, lo - VIEW_CHARS):bisect_right(pos, hi + VIEW_CHARS)]
+        near = [o for o in window if _in_view(r, o) and _fits(r, o)]
         hit = None
-        if r.comparator in BOUNDED and r.low is None:
-            near = [o for o in own if abs(o.pos - r.start) <= NEAR_CHARS]
-            pool, vals = sorted_pool(doc_sorted, by_doc, r.doc_id)
-            hit = _search(r, rp, near, pool, vals) if near else None
-            if hit is None and len(near) < len(own):
-                hit = _search(r, rp, own, pool, vals)
-            if hit is None and rp.subject:
-                # across documents: one operand here, the other on the same subject anywhere
-                pool, vals = sorted_pool(subj_sorted, by_subject, rp.subject)
-                local = [o for o in own if o.p.subject == rp.subject]
-                if local:
-                    hit = _search(r, rp, local, pool, vals) or _search_denominator(
-                        r, rp, local, pool, vals)
+        if r.comparator in BOUNDED and r.low is None and near:
+            near.sort(key=lambda o: o.value)
+            hit = _search(r, rp, near, near, [o.value for o in near])
         if hit is None and r.comparator in BOUNDED:
-            hit = _nearest_pair(r, own)
+            hit = _nearest_pair(r, near)
         if hit is None:
             continue
         a, b, form, computed, ok = hit
-        where = "same document" if a.p.doc == b.p.doc == rp.doc else "across documents"
         links.append(Link(
             r.id, a.p.id, "derives", ok,
             f"{form} with a={a.value:g}, b={b.value:g} gives {computed:.4g} "
-            f"vs stated {r.comparator}{r.value:g} ({where})",
+            f"vs stated {r.comparator}{r.value:g} ("
+            + ("same sentence" if a.s0 == b.s0 == r.sentence_start and a.s0 is not None
+               else "adjacent sentences") + ")",
             computed=computed, other=b.p.id))
     return links

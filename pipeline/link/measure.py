@@ -16,10 +16,10 @@ table row belong to different accelerators. So each claim gets a *measure*:
 
 The rules per family:
 
-* ``ratio``/``percent``: comparable only with a metric named beside the figure (throughput,
-  KV cache, training cost, TTFT, ...) *and* a baseline ("than A100", "over TP16", "compared
-  with DeepSeek 67B"); ``what`` = (metric words, baseline words, direction for percents).
-  Derived checks do not depend on this.
+* ``ratio``/``percent``: comparable only when the extractor read what it measures
+  (throughput, latency, training cost, memory, ...) *and* its baseline ("than A100", "over
+  TP16", "compared with DeepSeek 67B"; extract/comparison.py); ``what`` = (measured
+  quantity, baseline key, direction). Derived checks do not depend on this.
 * ``parameters``: one stated size of at least a million - not a range ("Qwen1.5 (0.5B -
   110B)"), a threshold ("models larger than 67B"), one of a row of sizes (a table across
   models), a citation year ("2024b"), a number inside a model name ("DeepSeek 67B",
@@ -54,7 +54,7 @@ from functools import lru_cache
 
 from pipeline.model import Claim
 
-from .keys import HARDWARE_FAMILIES as HW_FAMILIES, accelerator_key, model_key, norm
+from .keys import HARDWARE_FAMILIES as HW_FAMILIES, accelerator_key, baseline_key, model_key, norm
 
 GENERIC_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency", "money",
                               "power"})
@@ -190,96 +190,14 @@ class _Names:
 
 # --- ratios and percents ---------------------------------------------------------------
 
-_METRICS = _Names((
-    ("throughput", "throughput*|goodput*|tps|rps|qps|tok/s|tokens/s|token/s|tok/sec|tokens/sec|"
-                   "tokens per second|token per second|requests per second|queries per second"),
-    ("latency", "latency|latencies|ttft|tpot|itl|time to first|time per output|inter-token|"
-                "time-to-first-token|time-per-output-token|"
-                "response time|e2e|end-to-end"),
-    ("kv cache", "kv cache|kv-cache|kvcache|kv caches"),
-    ("memory", "memory*|hbm*|footprint*|vram"),
-    ("cost", "cost|costs|price*|tco|dollar*|$"),
-    ("energy", "energy|power|watt*|perf/watt"),
-    ("communication", "communication*|all-to-all|nccl|all_gather|allgather|traffic|volume"),
-    ("bandwidth", "bandwidth*"),
-    ("batch", "batch*"),
-    ("compute", "flops|flop|compute|computation*|utilization|utilisation|mfu"),
-    ("accuracy", "accuracy|score*"),
-    ("hit rate", "hit rate|cache hit|cache hits"),
-    ("context", "context*"),
-    ("parameters", "parameters|weights"),
-    ("prefill", "prefill*|prompt processing"),
-    ("decode", "decod*|generation"),
-    ("speed", "faster|speed|speeds|speedup|speedups|speed-up|speed-ups|speed up|performance*|"
-              "performant|quicker"),
-))
-# What a cue word starts: the baseline a ratio is measured against.
-_BASELINE_AFTER = _words(r"\b(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|"
-                         r"against)\s+")
-_BASELINE_ANY = _words(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against|"
-                       r"in\s+comparison\s+(?:to|with))\s+")
-_BASELINE_STOP = _words(
-    r"[,;:()|\[\]]|\.(?=\s|$)|\s(?:in|on|at|for|with|when|while|and|or|using|under|across|within|by|"
-    r"to|of|is|are|was|were|which|that|thanks|due|after|before|because|as|does|do|did|can|"
-    r"could|has|have|had|will|would)(?=\W|$)")
-_BASELINE_FILLER = frozenset({
-    "the", "a", "an", "its", "their", "our", "previous", "prior", "baseline", "setup",
-    "system", "systems", "gpu", "gpus", "version", "solution", "solutions", "one", "ones",
-    "counterpart", "results", "result", "default", "original", "standard", "existing",
-    "other", "popular", "state", "art", "of"})
-_UP = _words(r"\b(?:higher|more|faster|increas\w*|improv\w*|boost\w*|gains?|speed[\s-]?ups?|"
-             r"better|larger|greater|up\s+to|quicker|accelerat\w*)\b")
-_DOWN = _words(r"\b(?:lower|less|fewer|reduc\w*|sav(?:e|es|ed|ing|ings)|cuts?|decreas\w*|"
-               r"smaller|drops?|shrink\w*|slower)\b")
-
-
-def metric_words(text: str) -> frozenset[str]:
-    return frozenset(_METRICS.found(text))
-
-
-def _baseline_phrase(text: str) -> str | None:
-    m = _BASELINE_STOP.search(text)
-    phrase = text[:m.start()] if m else text
-    phrase = re.sub(r"[*_`<>~]+", " ", phrase)
-    toks = [t for t in (norm(phrase) or "").split()[:5] if t not in _BASELINE_FILLER]
-    if not toks or toks[0][0].isdigit():
-        return None    # "over 10,000 tok/s" is a comparator, not a baseline
-    return " ".join(toks)
-
-
-def baseline(ctx: Context) -> str | None:
-    """What a ratio or percent is measured against: the first cue after the figure in its
-    own stretch of the sentence, else a "compared with X" before it."""
-    for m in _BASELINE_AFTER.finditer(ctx.after):
-        # "more than" / "over" right before the figure are comparators; after it, cues
-        if _NUMBER.search(ctx.after[:m.start()]):
-            break     # past the next figure: that one's baseline
-        b = _baseline_phrase(ctx.after[m.end():])
-        if b:
-            return b
-    best = None
-    for m in _BASELINE_ANY.finditer(ctx.sentence[:ctx.start]):
-        b = _baseline_phrase(ctx.sentence[m.end():ctx.start])
-        if b:
-            best = b
-    return best
-
-
 def _ratio_measure(c: Claim, ctx: Context | None) -> Measure:
-    if ctx is None:
+    """A comparison relates to another only when both say what they measure and against
+    what; the extractor read both, with its direction (extract/comparison.py: one reading
+    for the linker and the checker)."""
+    base = baseline_key(c.baseline)
+    if not c.measures or not base:
         return NOT_COMPARABLE
-    own = ctx.left + " " + c.surface + " " + ctx.right
-    metric = metric_words(own + " " + (c.unit_text or ""))
-    if not metric:
-        return NOT_COMPARABLE
-    base = baseline(ctx)
-    if not base:
-        return NOT_COMPARABLE
-    direction = None
-    if c.family == "percent":
-        up, down = bool(_UP.search(own)), bool(_DOWN.search(own))
-        direction = "up" if up and not down else "down" if down and not up else None
-    return Measure(True, ("|".join(sorted(metric)), base, direction or "-"))
+    return Measure(True, (c.measures, base, c.direction or "-"))
 
 
 # --- parameters --------------------------------------------------------------------------

@@ -56,6 +56,8 @@ class Prepared:
     what: tuple = ()                # what it measures beyond family/scope/statistic/phase
     conflictable: bool = True       # may conflict (False: one of a document's variants)
     soft: tuple = ()                # must agree where both state them (measure.py)
+    setup: tuple = ()               # (parallelism, offered load): must be equal to conflict
+    dtype: str | None = None        # precision: must agree where both state it to conflict
 
 
 def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
@@ -77,7 +79,7 @@ def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
         active=c.stance not in INERT_STANCES, role=role, published=published or "",
         asserted_by=norm(c.asserted_by), qkey=quantity_key(c), bnd=bnd,
         comparable=m.comparable, what=m.what, conflictable=m.comparable,
-        soft=m.soft,
+        soft=m.soft, setup=(norm(c.parallelism), c.offered_load), dtype=norm(c.dtype),
     )
 
 
