@@ -5,9 +5,7 @@ line on stderr and exit non-zero; `--debug` shows the traceback instead.
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import decimal
 import json
 import os
 import re
@@ -24,6 +22,42 @@ from pipeline.store import StoreError, Store, check_read_only, one_line, sql_err
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Extract, cross-reference and check numeric performance claims.")
+
+
+def _flags_take_no_value() -> None:
+    """Typer's help prints `<bool>` beside every flag, as if `--strict` took a value; a
+    flag takes none, so its type column stays empty (typer's own --help included). One
+    patch here rather than a metavar on each option."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+    if getattr(shown, "flag_aware", False):
+        return
+
+    def display_type_rich(self, ctx):
+        return "" if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    display_type_rich.flag_aware = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flags_take_no_value()
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from pipeline import __version__
+
+        print(f"claims {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the version (from the installed package) and exit."),
+) -> None:
+    """Extract, cross-reference and check numeric performance claims."""
 
 DbOption = typer.Option(None, "--db", help="DuckDB file (default: $CLAIMS_DB or warehouse/claims.duckdb).")
 DebugOption = typer.Option(False, "--debug", help="Show tracebacks.")
@@ -69,6 +103,8 @@ def ingest(
         help="Seconds a worker may spend on one file before it is abandoned and recorded "
              "as an error (0: no limit)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary lines."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="List each document whose role was inferred."),
     no_link: bool = typer.Option(False, "--no-link", help="Store only; link later (`claims link`)."),
     follow_links: bool = typer.Option(
         False, "--follow-links", help="Follow symlinks that lead outside the folders given."),
@@ -124,7 +160,7 @@ def ingest(
                 _err(f"linking failed ({type(exc).__name__}: {one_line(exc)}); the documents "
                      "are stored, `claims link` retries")
             else:
-                _print_link_report(report, quiet)
+                _print_link_report(report, quiet, verbose)
     errors = [o for o in summary.outcomes if o.status == "error"]
     for o in errors[:20]:
         _err(f"{o.path}: {o.reason}")
@@ -178,15 +214,18 @@ def _lexists(path: Path) -> bool:
         return False
 
 
-def _print_link_report(report, quiet: bool) -> None:
-    """Inferred roles (one line each, with how to override them), then the link line."""
-    from pipeline.run import role_hint
+def _print_link_report(report, quiet: bool, verbose: bool = False) -> None:
+    """Inferred roles (one summary line; with ``verbose`` one line each, with how to
+    override them), then the link line."""
+    from pipeline.run import role_hint, roles_line
 
     if report is None:
         return
-    if not quiet:
+    if verbose:
         for path, role in report.inferred:
             print(role_hint(path, role))
+    elif not quiet and report.inferred:
+        print(roles_line(report.inferred))
     print(report.line())
 
 
@@ -229,6 +268,8 @@ class _Progress:
 def link_cmd(
     db: Optional[str] = DbOption,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="List each document whose inferred role changed."),
     debug: bool = DebugOption,
 ) -> None:
     """Relink every stored claim (after changing vocabularies or the link stage)."""
@@ -240,7 +281,7 @@ def link_cmd(
         raise UserError(f"no database at {resolve_db(db)} (run `claims ingest` first, or pass --db)")
     with Store.open(db) as store:
         report = link_store(store, full=True)
-    _print_link_report(report, quiet)
+    _print_link_report(report, quiet, verbose)
 
 
 # --- sql ----------------------------------------------------------------------------------
@@ -249,13 +290,23 @@ class SqlFormat(str, Enum):
     table = "table"
     csv = "csv"
     json = "json"
+    jsonl = "jsonl"
+    markdown = "markdown"
 
 
 @app.command()
 def sql(
-    query: str = typer.Argument(..., help="One read-only statement (SELECT, WITH, ...)."),
+    query: Optional[str] = typer.Argument(
+        None, metavar="[QUERY]",
+        help="One read-only statement (SELECT, WITH, FROM, PIVOT, SUMMARIZE, DESCRIBE, SHOW, "
+             "EXPLAIN, ...); `-` reads it from stdin."),
+    file: Optional[Path] = typer.Option(None, "--file", help="Read the statement from this file."),
     db: Optional[str] = DbOption,
-    fmt: SqlFormat = typer.Option(SqlFormat.table, "--format", "-f", help="table, csv or json."),
+    fmt: SqlFormat = typer.Option(SqlFormat.table, "--format", "-f",
+                                  help="table, csv, json, jsonl (one object a line) or markdown."),
+    max_width: Optional[int] = typer.Option(
+        None, "--max-width", min=2, show_default=False,
+        help="Cut table and markdown cells longer than this (default: never cut)."),
     timeout: float = typer.Option(
         SQL_TIMEOUT, "--timeout", min=0,
         help="Stop the query after this many seconds (exit 124; 0: no limit). Ctrl-C stops "
@@ -263,7 +314,10 @@ def sql(
     debug: bool = DebugOption,
 ) -> None:
     """Run a read-only query; writes are refused."""
+    from pipeline import output
+
     _State.debug = _State.debug or debug
+    query = _statement(query, file)
     check_read_only(query)
     with Store.open(db, read_only=True) as store:
         try:
@@ -276,44 +330,31 @@ def sql(
             raise UserError(sql_error(exc)) from None
     out = sys.stdout
     if fmt is SqlFormat.csv:
-        _write_csv(out, columns, rows)
+        output.write_csv(out, columns, rows)
     elif fmt is SqlFormat.json:
-        json.dump([dict(zip(columns, r)) for r in rows], out, default=_json_default,
-                  ensure_ascii=False, indent=1)
-        out.write("\n")
+        output.write_json(out, columns, rows)
+    elif fmt is SqlFormat.jsonl:
+        output.write_jsonl(out, columns, rows)
+    elif fmt is SqlFormat.markdown:
+        out.write(output.render_markdown(columns, rows, max_width))
     else:
-        out.write(render_table(columns, rows))
+        out.write(output.render_table(columns, rows, max_width))
 
 
-def _cell(value: Any, width: int = 60) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, float):
-        text = f"{value:.6g}" if abs(value) < 1e15 else f"{value:.6e}"
-    elif isinstance(value, (list, dict)):
-        text = json.dumps(value, default=_json_default, ensure_ascii=False)
-    else:
-        text = str(value)
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def render_table(columns: list[str], rows: list[tuple]) -> str:
-    """Plain aligned text table: numbers right-aligned, long cells cut at 60 characters."""
-    cells = [[_cell(v) for v in row] for row in rows]
-    numeric = [all(isinstance(r[i], (int, float, decimal.Decimal)) and not isinstance(r[i], bool)
-                   for r in rows if r[i] is not None) and any(r[i] is not None for r in rows)
-               for i in range(len(columns))]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-
-    def line(values: list[str]) -> str:
-        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
-        return "  ".join(parts).rstrip()
-
-    out = [line(columns), "  ".join("-" * w for w in widths)]
-    out += [line(r) for r in cells]
-    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-    return "\n".join(out) + "\n"
+def _statement(query: str | None, file: Path | None) -> str:
+    """The statement from the argument, stdin (`-`) or --file: exactly one of them."""
+    if query is not None and file is not None:
+        raise UserError("give the statement once: as an argument, `-` (stdin) or --file, not two")
+    if file is not None:
+        try:
+            return file.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"cannot read {file}: {getattr(exc, 'strerror', None) or one_line(exc)}") from None
+    if query == "-":
+        return sys.stdin.read()
+    if query is None:
+        raise UserError("no statement: give one as an argument, `-` to read stdin, or --file FILE")
+    return query
 
 
 # --- export -------------------------------------------------------------------------------
@@ -350,6 +391,8 @@ def export(
     debug: bool = DebugOption,
 ) -> None:
     """Write a table out as JSON lines, CSV or Parquet."""
+    from pipeline.output import write_csv
+
     _State.debug = _State.debug or debug
     if fmt is ExportFormat.parquet and output is None:
         raise UserError("parquet is binary: give a file with -o FILE")
@@ -377,7 +420,7 @@ def export(
             raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
         try:
             if fmt is ExportFormat.csv:
-                _write_csv(fh, columns, rows)
+                write_csv(fh, columns, rows)
             elif kind is ExportKind.links:
                 for row in rows:
                     fh.write(json.dumps(_link_line(columns, row), default=_json_default,
@@ -413,24 +456,9 @@ def _batches(cur, size: int = 2000) -> Iterable[tuple]:
 
 
 def _json_default(value: Any) -> Any:
-    if isinstance(value, (dt.date, dt.datetime, dt.time)):
-        return value.isoformat()
-    if isinstance(value, decimal.Decimal):
-        return float(value)
-    if isinstance(value, bytes):
-        return value.hex()
-    return str(value)
+    from pipeline.output import json_default
 
-
-def _write_csv(fh, columns: list[str], rows: Iterable[tuple]) -> None:
-    writer = csv.writer(fh, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if v is None else
-                         json.dumps(v, default=_json_default, ensure_ascii=False)
-                         if isinstance(v, (list, dict)) else
-                         v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v
-                         for v in row])
+    return json_default(value)
 
 
 # --- report, trace, check -----------------------------------------------------------------
@@ -488,19 +516,31 @@ def trace_cmd(
     _emit(t, fmt, format_trace)
 
 
-@app.command("check")
+VERDICT_EXIT = {"supported": 0, "contradicted": 3, "unproven": 4, "ambiguous": 5}
+
+
+@app.command("check", epilog="Exit codes: 0 supported, 3 contradicted, 4 unproven, "
+                             "5 ambiguous; 2 a problem you can fix (no database, bad option), "
+                             "1 an unexpected failure.")
 def check_cmd(
     text: str = typer.Argument(..., help='A claim in plain words, e.g. "X topped 1,000 tokens/s per user".'),
     db: Optional[str] = DbOption,
     fmt: OutFormat = typer.Option(OutFormat.text, "--format", "-f", help="text or json."),
     debug: bool = DebugOption,
 ) -> None:
-    """Check a claim against the record: supported, contradicted, unproven or ambiguous."""
+    """Check a claim against the record: supported, contradicted, unproven or ambiguous.
+
+    The exit code tells the verdict, so a script can branch on it: 0 supported,
+    3 contradicted, 4 unproven, 5 ambiguous (2 and 1 stay errors).
+    """
     from pipeline.check import check, format_verdict
 
     _State.debug = _State.debug or debug
     verdict = check(text, db)
     _emit(verdict, fmt, format_verdict)
+    code = VERDICT_EXIT.get(verdict.verdict, 1)
+    if code:
+        raise typer.Exit(code)
 
 
 # --- entry point --------------------------------------------------------------------------

@@ -686,6 +686,15 @@ def role_hint(path: str, role: str) -> str:
     return f"inferred role: {role:<9} {path}  (override: sources.csv row \"{path},{other}\")"
 
 
+def roles_line(inferred: list[tuple[str, str]]) -> str:
+    """One line for the roles a link inferred: how many of each, and where the list is."""
+    counts = {r: sum(1 for _, role in inferred if role == r) for r in ("primary", "secondary", "unknown")}
+    parts = ", ".join(f"{n} {r}" for r, n in counts.items() if n)
+    n = len(inferred)
+    return (f"inferred roles: {n} document{'s' if n != 1 else ''} ({parts}); `-v` lists them, "
+            "a sources.csv row sets a role")
+
+
 def link_store(store: Store, full: bool = False) -> LinkReport | None:
     """Link what changed since the last link, or everything with ``full``.
 

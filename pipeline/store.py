@@ -97,14 +97,28 @@ def view_sqls() -> tuple[tuple[str, str], ...]:
                  for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".sql"))
 
 
+_LEADING_COMMENTS = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|\Z)|/\*.*?\*/)*", re.S)
+_EXPLAIN_HEAD = re.compile(r"EXPLAIN\b\s*(?:ANALY[SZ]E\b\s*)?(?:\((?:[^()'\"]|'[^']*')*\)\s*)?", re.I)
+_PIVOT_HEAD = re.compile(r"PIVOT(?:_WIDER)?\b", re.I)
+
+
+def _head(sql: str) -> str:
+    """The statement without the comments and blank space before it."""
+    return sql[_LEADING_COMMENTS.match(sql).end():]
+
+
 def check_read_only(sql: str) -> None:
-    """Raise StoreError unless ``sql`` is exactly one SELECT/WITH/EXPLAIN-style read.
+    """Raise StoreError unless ``sql`` is exactly one read (SELECT, WITH, FROM, VALUES,
+    PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, or EXPLAIN [ANALYZE] of one of them).
 
     This is the first of three locks on `claims sql`: the statement type (writes, DDL,
     ATTACH, COPY, EXPORT, INSTALL/LOAD, SET, PRAGMA, CALL, transactions are refused here);
-    then a read-only connection; then ``SANDBOX_CONFIG``, under which DuckDB itself refuses
-    any file, network or extension access from inside a SELECT (read_csv, read_text,
-    read_parquet, glob, a quoted file name) and any change of its settings.
+    then a read-only connection; then the sandbox (``pipeline.dbguard``), under which
+    DuckDB itself refuses any file, network or extension access from inside a SELECT
+    (read_csv, read_text, read_parquet, glob, a quoted file name) and any change of its
+    settings. A PIVOT without an IN list is DuckDB's one multi-statement read (it finds the
+    column values first); EXPLAIN ANALYZE runs its statement, so what it explains must be
+    a read too.
     """
     try:
         statements = duckdb.extract_statements(sql)
@@ -114,7 +128,17 @@ def check_read_only(sql: str) -> None:
         raise StoreError("no SQL statement given")
     if len(statements) > 1:
         raise StoreError(f"one statement at a time, got {len(statements)}")
-    kind = statements[0].type
+    kind, head = statements[0].type, _head(sql)
+    if kind is duckdb.StatementType.MULTI and _PIVOT_HEAD.match(head):
+        return
+    m = _EXPLAIN_HEAD.match(head)
+    if kind is duckdb.StatementType.EXPLAIN or (kind is duckdb.StatementType.MULTI and m):
+        inner = head[m.end():] if m else ""
+        try:
+            check_read_only(inner)
+        except StoreError as exc:
+            raise StoreError(f"{exc} (inside EXPLAIN)") from None
+        return
     if kind not in READ_STATEMENTS:
         name = getattr(kind, "name", str(kind))
         hint = (" (DESCRIBE, SHOW TABLES and SELECT * FROM duckdb_tables() read the schema)"

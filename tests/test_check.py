@@ -166,7 +166,8 @@ def test_profit_against_list_price(fixture_db):
 # --- the command -------------------------------------------------------------------------
 
 def test_cli_json(corpus_db, run_cli):
-    p = run_cli("check", HEADLINE, "--db", corpus_db, "--format", "json", cwd=REPO, check=True)
+    p = run_cli("check", HEADLINE, "--db", corpus_db, "--format", "json", cwd=REPO)
+    assert p.returncode == 4, p.stderr          # the exit code tells the verdict: unproven
     out = json.loads(p.stdout)
     assert out["verdict"] == "unproven"
     assert set(out) >= {"verdict", "explanation", "evidence"}
@@ -175,13 +176,13 @@ def test_cli_json(corpus_db, run_cli):
 
 
 def test_cli_text_and_errors(corpus_db, run_cli, tmp_path):
-    p = run_cli("check", "$38 in revenue per GPU hour", "--db", corpus_db, cwd=REPO, check=True)
-    assert p.stdout.startswith("unproven: ")
+    p = run_cli("check", "$38 in revenue per GPU hour", "--db", corpus_db, cwd=REPO)
+    assert p.returncode == 4 and p.stdout.startswith("unproven: ")
     assert "label_mismatch" in p.stdout and "vllm-deepseek-v4-1-flash.md [" in p.stdout
     p = run_cli("check", "anything", "--db", str(tmp_path / "none.duckdb"), cwd=REPO)
     assert p.returncode == 2 and p.stderr.startswith("error: no database")
-    p = run_cli("check", "no figures in this sentence", "--db", corpus_db, cwd=REPO, check=True)
-    assert p.stdout.startswith("ambiguous: No figure")
+    p = run_cli("check", "no figures in this sentence", "--db", corpus_db, cwd=REPO)
+    assert p.returncode == 5 and p.stdout.startswith("ambiguous: No figure")
 
 
 def test_pdf_evidence_carries_its_page(tmp_path, run_cli):

@@ -84,7 +84,7 @@ def world(SHARED, tmp_path_factory, run_cli):
     shutil.copytree(seeds, base / "tmp" / "seeds")
     shutil.copytree(CORPUS, base / "tmp" / "corpus")
     db = base / "w.duckdb"
-    proc = run_cli("ingest", "tmp", "--db", str(db), cwd=base, check=True)
+    proc = run_cli("ingest", "tmp", "--db", str(db), "-v", cwd=base, check=True)  # -v: each inferred role
     return base, db, proc.stdout
 
 

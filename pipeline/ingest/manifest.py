@@ -1,11 +1,15 @@
-"""sources.csv: a sidecar in an ingested folder that overrides the metadata of its files.
+"""Manifests: a sidecar in an ingested folder that overrides the metadata of its files.
 
-Columns `path,role,publisher,title,url,date` (and optionally `author`); any may be empty,
-and an empty cell overrides nothing. Paths are relative to the folder holding the CSV.
-Manifests nest: for a file, every sources.csv from the ingest root down to the file's
-own folder applies, the nearest one winning field by field. Problems (unknown role, bad
-date, a listed file that does not exist) are collected, not raised, so the run goes on and
-reports them.
+A manifest is `sources.csv` (comma-separated), `sources.tsv` or `MANIFEST.tsv`
+(tab-separated). Recognised columns, in any order and case: `path` (required), `role`
+(primary | secondary | unknown), `publisher`, `title`, `url`, `date`, `author`; other
+columns are ignored. Any cell may be empty,
+and an empty cell overrides nothing. Paths are relative to the folder holding the
+manifest. Manifests nest: for a file, every manifest from the ingest root down to the
+file's own folder applies, the nearest one winning field by field (in one folder:
+sources.csv, then sources.tsv, then MANIFEST.tsv, the later winning). Problems (unknown
+role, bad date, a listed file that does not exist) are collected, not raised, so the run
+goes on and reports them.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from pipeline.ingest import meta as m
 from pipeline.ingest.text import decode
 
 MANIFEST_NAME = "sources.csv"
+MANIFEST_NAMES = (MANIFEST_NAME, "sources.tsv", "MANIFEST.tsv")   # precedence: later wins
 COLUMNS = ("path", "role", "publisher", "title", "url", "date", "author")
 MAX_BYTES = 16 << 20     # a manifest lists files; anything larger is not one
 
@@ -59,13 +64,20 @@ def normalise(rel: str) -> str:
     return PurePosixPath(rel).as_posix() if rel else ""
 
 
+def delimiter(path: Path) -> str:
+    """Tab for a .tsv manifest, comma otherwise."""
+    return "\t" if path.suffix.lower() == ".tsv" else ","
+
+
 def parse(text: str, path: Path) -> Manifest:
-    """Parse manifest text; ``path`` is only used to check that listed files exist."""
+    """Parse manifest text; ``path`` tells the delimiter (by its extension) and is used to
+    check that listed files exist."""
     manifest = Manifest(path)
     try:
         _read_rows(manifest, text, path)
     except csv.Error as exc:
-        manifest.problems.append(f"not readable as CSV: {exc}")
+        kind = "TSV" if delimiter(path) == "\t" else "CSV"
+        manifest.problems.append(f"not readable as {kind}: {exc}")
     return manifest
 
 
@@ -77,7 +89,7 @@ def _exists(path: Path) -> bool:
 
 
 def _read_rows(manifest: Manifest, text: str, path: Path) -> None:
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter(path))
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
     if "path" not in header:
         manifest.problems.append("no 'path' column in the header")
@@ -120,7 +132,7 @@ def load(path: Path) -> Manifest:
     try:
         st = path.stat()
         if st.st_size > MAX_BYTES:
-            return Manifest(path, problems=[f"{MANIFEST_NAME} is over {MAX_BYTES >> 20} MB: not read"])
+            return Manifest(path, problems=[f"{path.name} is over {MAX_BYTES >> 20} MB: not read"])
         return _load_cached(str(path), st.st_mtime_ns, st.st_size)
     except FileNotFoundError:
         return Manifest(path, problems=["vanished before it was read (moved or deleted during the run?)"])
@@ -131,7 +143,7 @@ def load(path: Path) -> Manifest:
 
 
 def overrides_for(path: Path, root: Path) -> tuple[Overrides, list[Path]]:
-    """Merged overrides for ``path`` from every sources.csv between ``root`` and it.
+    """Merged overrides for ``path`` from every manifest between ``root`` and it.
 
     Returns the overrides and the manifests that listed the file.
     """
@@ -142,11 +154,12 @@ def overrides_for(path: Path, root: Path) -> tuple[Overrides, list[Path]]:
         return result, used
     folders = [root] + [root.joinpath(*rel_dir.parts[:i + 1]) for i in range(len(rel_dir.parts))]
     for folder in folders:
-        csv_path = folder / MANIFEST_NAME
-        if not csv_path.is_file():
-            continue
-        entry = load(csv_path).entries.get(path.relative_to(folder).as_posix())
-        if entry is not None:
-            result = result.merged(entry)
-            used.append(csv_path)
+        for name in MANIFEST_NAMES:
+            csv_path = folder / name
+            if not csv_path.is_file():
+                continue
+            entry = load(csv_path).entries.get(path.relative_to(folder).as_posix())
+            if entry is not None:
+                result = result.merged(entry)
+                used.append(csv_path)
     return result, used

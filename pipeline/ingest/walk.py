@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from pipeline.ingest.manifest import MANIFEST_NAME
+from pipeline.ingest.manifest import MANIFEST_NAMES
 from pipeline.ingest.sniff import by_extension, sniff
 
 DOCUMENT, MANIFEST, UNSUPPORTED, ERROR = "document", "manifest", "unsupported", "error"
@@ -34,7 +34,7 @@ class Found:
     """One file met by the walk."""
 
     path: Path     # as reached (absolute)
-    root: Path     # the ingest root (see ingest_root); sources.csv applies from here down
+    root: Path     # the ingest root (see ingest_root); manifests apply from here down
     rel: str       # path relative to root, POSIX separators: Document.path
     kind: str      # document | manifest | unsupported | error | unchanged
     reason: str = ""   # for kind == error: what went wrong and what to do
@@ -51,7 +51,7 @@ class Found:
 
 def _classify(path: Path) -> tuple[str, str]:
     """(kind, reason) of a regular file (or a followed link to one) inside a folder."""
-    if path.name == MANIFEST_NAME:
+    if path.name in MANIFEST_NAMES:
         return MANIFEST, ""
     if by_extension(path):
         return DOCUMENT, ""
@@ -208,7 +208,7 @@ def walk(paths: Iterable[Path], follow_links: bool = False) -> Iterator[Found]:
         if _is_dir(p):
             found_iter: Iterable[Found] = _walk_dir(p, root, follow_links)
         else:
-            kind = MANIFEST if p.name == MANIFEST_NAME else DOCUMENT
+            kind = MANIFEST if p.name in MANIFEST_NAMES else DOCUMENT
             found_iter = [Found(p, root, p.relative_to(root).as_posix(), kind)]
         for found in found_iter:
             key = found.rel if found.kind == ERROR else os.path.realpath(found.path)

@@ -1,0 +1,123 @@
+"""Query results as text: an aligned table, Markdown, CSV, JSON, JSON lines.
+
+`claims sql` and `claims export` print through these, so a number reads the same in every
+format: as written, never in exponent form (a user reading 1094347 should not get
+1.09435e+06, nor 3e+12 for 3,000,000,000,000), and a whole float without its ``.0``.
+A table cuts no cell unless asked (``max_width``): a cut value is a wrong value to copy.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import json
+import math
+from typing import IO, Any, Iterable, Sequence
+
+
+def plain_number(value: float | decimal.Decimal) -> str:
+    """A number in positional notation with the digits Python's repr chose (the shortest
+    that read back as the same float): 1094347.0 -> '1094347', 3e12 -> '3000000000000',
+    1e-07 -> '0.0000001'; nan and infinities as DuckDB spells them."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        if value == 0:
+            return "-0" if math.copysign(1.0, value) < 0 else "0"
+        exact = decimal.Decimal(repr(value))
+    else:
+        exact = value
+    text = format(exact, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def json_default(value: Any) -> Any:
+    """What json.dumps cannot write by itself: dates as ISO, decimals as numbers, bytes as hex."""
+    if isinstance(value, (dt.date, dt.datetime, dt.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def scalar(value: Any) -> str:
+    """One value as text for a table, Markdown or CSV cell ('' for NULL is the caller's)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (float, decimal.Decimal)):
+        return plain_number(value)
+    if isinstance(value, (list, dict, tuple)):
+        return json.dumps(value, default=json_default, ensure_ascii=False)
+    if isinstance(value, (dt.date, dt.datetime, dt.time)):
+        return value.isoformat()
+    return str(value)
+
+
+def _cell(value: Any, width: int | None) -> str:
+    if value is None:
+        return "NULL"
+    text = " ".join(scalar(value).split())
+    if width is not None and len(text) > width:
+        return text[: max(1, width - 1)] + "…"
+    return text
+
+
+def _numeric(rows: Sequence[tuple], i: int) -> bool:
+    values = [r[i] for r in rows if r[i] is not None]
+    return bool(values) and all(isinstance(v, (int, float, decimal.Decimal))
+                                and not isinstance(v, bool) for v in values)
+
+
+def render_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int | None = None) -> str:
+    """Plain aligned text table: numbers right-aligned; cells cut only at ``max_width``."""
+    cells = [[_cell(v, max_width) for v in row] for row in rows]
+    numeric = [_numeric(rows, i) for i in range(len(columns))]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+
+    def line(values: list[str]) -> str:
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(list(columns)), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in cells]
+    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(columns: Sequence[str], rows: Iterable[tuple], max_width: int | None = None) -> str:
+    """A GitHub-flavoured Markdown table (pipes and newlines in cells escaped)."""
+    def esc(text: str) -> str:
+        return text.replace("\\", "\\\\").replace("|", "\\|")
+
+    rows = list(rows)
+    numeric = [_numeric(rows, i) for i in range(len(columns))]
+    out = ["| " + " | ".join(esc(c) for c in columns) + " |",
+           "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    for row in rows:
+        out.append("| " + " | ".join(esc("" if v is None else _cell(v, max_width))
+                                     for v in row) + " |")
+    return "\n".join(out) + "\n"
+
+
+def write_csv(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple], delimiter: str = ",") -> None:
+    writer = csv.writer(fh, lineterminator="\n", delimiter=delimiter)
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if v is None else scalar(v) for v in row])
+
+
+def write_json(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple]) -> None:
+    json.dump([dict(zip(columns, r)) for r in rows], fh, default=json_default,
+              ensure_ascii=False, indent=1)
+    fh.write("\n")
+
+
+def write_jsonl(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple]) -> None:
+    for row in rows:
+        fh.write(json.dumps(dict(zip(columns, row)), default=json_default, ensure_ascii=False) + "\n")
