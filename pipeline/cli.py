@@ -373,8 +373,8 @@ class ExportFormat(str, Enum):
 
 EXPORT_SQL = {
     ExportKind.documents: "SELECT * FROM documents ORDER BY path, id",
-    ExportKind.claims: ('SELECT c.*, d.path AS doc_path FROM claims c '
-                        'JOIN documents d ON d.id = c.doc_id ORDER BY d.path, c.start, c."end", c.id'),
+    # every Claim field, then its document's path, title, publisher, role, date and URL
+    ExportKind.claims: 'SELECT * FROM claims_full ORDER BY doc_path, start, "end", id',
     ExportKind.links: ("SELECT l.*, ds.path AS src_doc_path, dd.path AS dst_doc_path FROM links l "
                        "LEFT JOIN claims cs ON cs.id = l.src LEFT JOIN documents ds ON ds.id = cs.doc_id "
                        "LEFT JOIN claims cd ON cd.id = l.dst LEFT JOIN documents dd ON dd.id = cd.doc_id "

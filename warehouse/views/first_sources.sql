@@ -4,7 +4,7 @@ CREATE OR REPLACE VIEW first_sources AS
 WITH ranked AS (
     SELECT
         k.cluster_id, c.id AS claim_id, c.surface, c.value, c.doc_id,
-        d.title, d.publisher, d.published, d.role, d.url,
+        d.path, d.title, d.publisher, d.published, d.role, d.url,
         row_number() OVER (
             PARTITION BY k.cluster_id
             ORDER BY d.published ASC NULLS LAST,
@@ -15,6 +15,6 @@ WITH ranked AS (
     JOIN claims c ON c.id = k.claim_id
     LEFT JOIN documents d ON d.id = c.doc_id
 )
-SELECT cluster_id, claim_id, surface, value, doc_id, title, publisher, published, role, url
+SELECT cluster_id, claim_id, surface, value, doc_id, path, title, publisher, published, role, url
 FROM ranked
 WHERE rn = 1;
