@@ -96,7 +96,11 @@ class HeaderTyper:
         self.v = vocab
         self.h = headers_vocab()
         self.unit_of = unit_of
-        self._cache: dict[str, Column] = {}
+        # a header means the same in every document: typed once per vocabulary (kept on it)
+        caches = vocab.__dict__.setdefault("_table_header_types", {})
+        self._cache: dict[str, Column] = caches.setdefault(id(self.h), {})
+        if len(self._cache) > 50_000:
+            self._cache.clear()
 
     def column(self, header: str) -> Column:
         col = self._cache.get(header)
@@ -234,13 +238,14 @@ def _transpose(t: Table) -> Table:
     for hr in t.header_rows:
         for c in hr.cells:
             head_cells.setdefault(c.col, []).append(c)
+    by_col: dict[int, list[Cell]] = {}
+    for i, r in enumerate(t.rows, start=1):
+        for c in r.cells:
+            by_col.setdefault(c.col, []).append(Cell(c.start, c.end, i, c.text, c.page))
     rows = []
     for j in range(lab + 1, ncols):
         cells = [Cell(c.start, c.end, 0, c.text, c.page) for c in head_cells.get(j, [])[-1:]]
-        for i, r in enumerate(t.rows, start=1):
-            for c in r.cells:
-                if c.col == j:
-                    cells.append(Cell(c.start, c.end, i, c.text, c.page))
+        cells += by_col.get(j, [])
         if len(cells) > 1 or (cells and cells[0].col != 0):
             rows.append(Row(min(c.start for c in cells), max(c.end for c in cells), cells))
     out = Table(start=t.start, end=t.end, header=header, rows=rows, caption=t.caption,

@@ -294,10 +294,10 @@ def whitespace_tables(text: str, start: int = 0, end: int | None = None, page: i
         while si < len(skip) and skip[si][1] <= pos:
             si += 1
         inside = si < len(skip) and skip[si][0] < le and pos < skip[si][1]
-        line = text[pos:le]
-        # a table line: two or more pieces between wide gaps, not a pipe or list line
-        ok = (not inside and ("  " in line or "\t" in line) and not line.lstrip().startswith(("|", "```"))
-              and len(_split_ws(line)) >= 2)
+        line = text[pos:le].strip()
+        # a table line: two or more pieces between wide gaps (not indentation), not a pipe line
+        ok = (not inside and ("  " in line or "\t" in line) and not line.startswith(("|", "```"))
+              and len(_split_ws(text[pos:le])) >= 2)
         if ok:
             block.append((pos, le))
         else:
