@@ -74,6 +74,9 @@ def _apply_unit(c: Cand, hit: UnitHit) -> None:
     c.after_unit = max(hit.end, hit.scope_end or 0)
 
 
+# Words in a header's brackets that name a statistic, not a unit ("(min)" is no minute).
+_STAT_WORDS = {"min", "max", "avg", "ave", "mean", "median", "std", "p50", "p90", "p95", "p99"}
+
 # The unit a column gets when its header names the quantity but writes no unit.
 _DEFAULT_ENTRY = {
     "ratio": UnitEntry("x", "ratio"),
@@ -322,11 +325,15 @@ class CandidateFinder:
         return self._header_units[header]
 
     def _read_header_unit(self, header: str) -> UnitHit | None:
-        for m in BRACKETED_RE.finditer(header):
-            inner = (m.group(1) or m.group(2) or "").strip()
+        # the last bracket that is all unit wins ("FTL(min)(s)": min is a statistic there),
+        # then the last that starts with one
+        inners = [(m.group(1) or m.group(2) or "").strip() for m in BRACKETED_RE.finditer(header)]
+        inners = [x for x in reversed(inners) if x.lower() not in _STAT_WORDS]
+        for inner in inners:
             h = read_unit(inner, 0, self.v)
             if h and h.end >= len(inner.rstrip()) - 1:
                 return h
+        for inner in inners:
             h = read_unit(inner, 0, self.v)
             if h:
                 return h
