@@ -41,6 +41,7 @@ _PAR_KIND_RE = re.compile(r"(?i)\b(TP|EP|PP|DP|tensor|expert|pipeline|data)\b")
 _PAR_CELL_RE = re.compile(r"(?i)^(?:(?:TP|EP|PP|DP)\s*\d+\s*)+$")
 _ISL_OSL_CELL_RE = re.compile(r"^\s*(\d[\d,.]*\s*[kK]?)\s*[/x×,:-]\s*(\d[\d,.]*\s*[kK]?)\s*$")
 _GENERIC_FIRST_RE = re.compile(r"(?i)^\s*(?:metrics?|measure(?:ment)?s?|results?|quantity|kpi|item|)\s*$")
+_PERCENTILE_RE = re.compile(r"(?<![\d.])(\d{2})(?:th)?\s*%")
 _TOTAL_WORD_RE = re.compile(r"(?i)\b(?:aggregate|overall|system[- ]wide|cluster[- ]wide|sum)\b")
 
 
@@ -116,6 +117,9 @@ class HeaderTyper:
 
     def _facts(self, header: str, family: str | None, scope: str | None = None) -> dict:
         stat = self._first("statistics", header) or self.v.statistics.first(header)
+        if stat is None and family == "latency":
+            pct = _PERCENTILE_RE.search(header)   # "75%(s)": the 75th percentile
+            stat = f"p{pct.group(1)}" if pct else None
         phase = self._first("phases", header) or self.v.phases.first(header)
         kind = None
         if family in ("token_throughput", "tokens"):
