@@ -163,6 +163,8 @@ class CandidateFinder:
                         c.precision = min(n.precision, nxt.precision)
                         own = read_unit(text, nxt.end, self.v, limit)
         cell = self.tables.at(n.start)
+        if cell is None and self.tables.in_header(n.start) is not None:
+            return None  # a header names its column ("75%(s)", "Batch 64"): no figure
         cur = currency_before(text, n.start)
         if cur and text[c.end:c.end + 1] == "$":  # "$24$": inline math, not money
             return None
