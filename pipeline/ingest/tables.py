@@ -219,12 +219,32 @@ def _columns(lines: list[list[tuple[int, int, float, float]]]) -> list[tuple[flo
     return [(a, b) for a, b in cols] if len(cols) >= 2 else None
 
 
+def _edge_prose(text: str, pieces: list[list[tuple[int, int, float, float]]]) -> list[list]:
+    """The pieces without a first or last column of prose (a page's other text column
+    beside a table: long runs of words on most lines)."""
+    cols = _columns(pieces)
+    if cols is None:
+        return pieces
+    for edge in (cols[0], cols[-1]):
+        inside = [p for line in pieces for p in line if edge[0] <= p[2] < edge[1]]
+        long = sum(1 for s, e, _, _ in inside if e - s > 30)
+        if inside and long * 2 >= len(pieces):
+            pieces = [[p for p in line if not edge[0] <= p[2] < edge[1]] for line in pieces]
+    return pieces
+
+
 def aligned_table(text: str, rows_spans: list[tuple[int, int]],
                   pieces: list[list[tuple[int, int, float, float]]], page: int | None,
                   source: str) -> Table | None:
     """A table from lines cut into pieces at wide gaps: ``pieces[i]`` holds (start, end,
     x0, x1) of line ``i``, offsets into ``text`` and horizontal extents (character columns
     of plain text, points of a PDF page). The first line is the header."""
+    pieces = _edge_prose(text, pieces)
+    keep = [i for i, line in enumerate(pieces) if line]
+    if len(keep) < 3:
+        return None
+    rows_spans = [(min(p[0] for p in pieces[i]), max(p[1] for p in pieces[i])) for i in keep]
+    pieces = [pieces[i] for i in keep]
     cols = _columns(pieces)
     if cols is None:
         return None
@@ -248,6 +268,10 @@ def aligned_table(text: str, rows_spans: list[tuple[int, int]],
     # cells are short: lines of two prose columns side by side are no table
     lengths = sorted(len(c.text) for r in data for c in r.cells)
     if lengths[len(lengths) // 2] > MAX_MEDIAN_CELL or lengths[-1] > MAX_CELL:
+        return None
+    # letters or digits one by one ("s n e k o t", "1 2 3 4 0 0"): a chart's axes, no table
+    cells = [c for r in rows for c in r.cells]
+    if sum(1 for c in cells if _SCATTERED_RE.search(c.text)) * 10 > len(cells):
         return None
     # a second header line: no digits, the first column blank
     header_rows = [head]
@@ -315,6 +339,7 @@ _CELL_RE = re.compile(r"<(td|th)\b([^>]*)>(.*?)(?=</t[dh]\s*>|<t[dh]\b|$)", re.S
 _COLSPAN_RE = re.compile(r"colspan\s*=\s*[\"']?(\d+)", re.I)
 _LEAD_TAG_RE = re.compile(r"\s*(?:<[^>]*>\s*)*")
 _TRAIL_TAG_RE = re.compile(r"(?:\s*<[^>]*>)*\s*$")
+_SCATTERED_RE = re.compile(r"(?:^|\s)\S(?:\s\S){3,}(?:\s|$)")
 _BLOCK_TAG_RE = re.compile(r"<(?:li|ul|ol|p|div|table|h\d)\b", re.I)
 MAX_SOURCE_TABLE = 200_000   # characters of one HTML table read at most
 

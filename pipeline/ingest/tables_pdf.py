@@ -106,7 +106,8 @@ def _ruled(page: Any, text: str, number: int, tuples: list, offset_of: dict[int,
                 cells.append(Cell(s, e, j, text[s:e], number))
             if cells:
                 rows.append(Row(min(c.start for c in cells), max(c.end for c in cells), cells))
-        if len(rows) < 2 or broken * 10 > total:
+        # a box around code or a figure is no table: two rows of two cells at least
+        if sum(1 for r in rows if len(r.cells) >= 2) < 2 or broken * 10 > total:
             continue
         header_rows = [rows[0]]
         data = rows[1:]
@@ -135,6 +136,8 @@ def _pieces(text: str, tuples: list, a: int, b: int) -> list[tuple[int, int, flo
         obj = tuples[k][1]
         if obj is None or text[k].isspace():
             continue
+        if not obj.get("upright", True):  # rotated text: axis titles of a chart
+            return []
         size = obj.get("size") or 10
         if prev is not None and obj["x0"] - prev["x1"] <= GAP_EM * size and obj["x0"] >= prev["x0"] and out:
             out[-1][1] = k + 1
