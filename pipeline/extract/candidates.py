@@ -208,7 +208,7 @@ class CandidateFinder:
             # "6.9B" under a header that names nothing still reads as a size below
             col = self.typer.column(cell[0].column_header(cell[2].col))
             if tc is not None or not (n.scale >= 1e6 and n.has_suffix_letter) or \
-                    not (col.kind == "label" or col.field == "model"):
+                    not (col.kind == "label" or col.field == "model") or not CELL_NUMBER_RE.fullmatch(clean(cell[2].text)):
                 return tc
         if n.spelled:
             return None

@@ -41,6 +41,8 @@ _PAR_KIND_RE = re.compile(r"(?i)\b(TP|EP|PP|DP|tensor|expert|pipeline|data)\b")
 _PAR_CELL_RE = re.compile(r"(?i)^(?:(?:TP|EP|PP|DP)\s*\d+\s*)+$")
 _ISL_OSL_CELL_RE = re.compile(r"^\s*(\d[\d,.]*\s*[kK]?)\s*[/x×,:-]\s*(\d[\d,.]*\s*[kK]?)\s*$")
 _GENERIC_FIRST_RE = re.compile(r"(?i)^\s*(?:metrics?|measure(?:ment)?s?|results?|quantity|kpi|item|)\s*$")
+_DIGIT_RE = re.compile(r"\d")
+MAX_METRIC_LABEL = 60
 _PERCENTILE_RE = re.compile(r"(?<![\d.])(\d{2})(?:th)?\s*%")
 _TOTAL_WORD_RE = re.compile(r"(?i)\b(?:aggregate|overall|system[- ]wide|cluster[- ]wide|sum)\b")
 
@@ -269,7 +271,13 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
     if any(typer.column(h).kind in ("figure", "quality") for h in t.header[lab + 1:] if h):
         return False
     firsts = [clean(c.text) for r in t.rows for c in r.cells if c.col == lab]
-    typed = [typer.column(x).kind for x in firsts if x]
+    # metric names are short, and the cells beside them mostly figures
+    if sum(1 for x in firsts if len(x) > MAX_METRIC_LABEL) * 2 > len(firsts):
+        return False
+    values = [c.text for r in t.rows for c in r.cells if c.col > lab and c.text.strip()]
+    if sum(1 for x in values if _DIGIT_RE.search(x)) * 2 < len(values):
+        return False
+    typed = [typer.column(x).kind for x in firsts if x and len(x) <= MAX_METRIC_LABEL]
     figures = sum(1 for k in typed if k in ("figure", "quality"))
     return figures >= 2 and figures * 2 >= len(t.rows)
 
