@@ -94,6 +94,10 @@ def ingest(
         None, "--urls", help="A file of web addresses, one a line (# starts a comment)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any file failed."),
     force: bool = typer.Option(False, "--force", help="Re-ingest unchanged files too."),
+    dry_run: bool = typer.Option(
+        False, "--dry-run",
+        help="Show what would change (new, replaced and unchanged sources) without parsing, "
+             "writing or linking anything."),
     workers: Optional[int] = typer.Option(
         None, "--workers", min=0, show_default=False,
         help="Processes parsing and extracting files (default: the number of cores; 0: "
@@ -126,7 +130,7 @@ def ingest(
 ) -> None:
     """Read documents into the database, extract their claims and link them."""
     from pipeline.ingest.limits import Limits, configure
-    from pipeline.run import default_workers, ingest_paths, link_store
+    from pipeline.run import default_workers
 
     _State.debug = _State.debug or debug
     if workers is None:
@@ -141,26 +145,12 @@ def ingest(
         from pipeline.ingest.web import WebOptions
 
         web = WebOptions(allow_private=allow_private, delay=delay, timeout=http_timeout)
-    with Store.open(db) as store:
-        with _Progress(enabled=not quiet) as bar:
-            summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
-                                   follow_links=follow_links, urls=urls, web=web,
-                                   on_total=bar.start if bar.enabled else None,
-                                   progress=bar.advance)
-        if not quiet:
-            _print_replacements(summary)
-        link_failed = False
-        if not no_link:
-            try:
-                report = link_store(store)
-            except Exception as exc:
-                if _State.debug:
-                    raise
-                link_failed = True
-                _err(f"linking failed ({type(exc).__name__}: {one_line(exc)}); the documents "
-                     "are stored, `claims link` retries")
-            else:
-                _print_link_report(report, quiet, verbose)
+    if dry_run:
+        summary = _dry_run(db, paths, urls, web, force, follow_links, quiet)
+    else:
+        with Store.open(db) as store:
+            summary, link_failed = _ingest_and_link(store, paths, urls, web, force, workers,
+                                                    timeout, follow_links, quiet, verbose, no_link)
     errors = [o for o in summary.outcomes if o.status == "error"]
     for o in errors[:20]:
         _err(f"{o.path}: {o.reason}")
@@ -168,20 +158,68 @@ def ingest(
             print(o.trace, file=sys.stderr)
     if len(errors) > 20:
         _err(f"... and {len(errors) - 20} more (SELECT * FROM ingest_errors)")
-    print(summary.line())
-    if link_failed or (strict and summary.errors):
+    print(("dry run, nothing written: " if dry_run else "") + summary.line())
+    if (not dry_run and link_failed) or (strict and summary.errors):
         raise typer.Exit(1)
 
 
-def _print_replacements(summary) -> None:
-    """One line per source whose stored version was replaced, naming the source (the
-    resolved file path or address) and both versions: nothing is replaced unannounced."""
-    for source, old, new in summary.replacements:
-        was = f"document {old} -> {new}" if old and old != new else f"document {new} redone"
-        print(f"replaced: {source} ({was})")
+def _ingest_and_link(store, paths, urls, web, force, workers, timeout, follow_links, quiet,
+                     verbose, no_link):
+    """Ingest into ``store`` and link what changed -> (summary, whether linking failed)."""
+    from pipeline.run import ingest_paths, link_store
+
+    with _Progress(enabled=not quiet) as bar:
+        summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
+                               follow_links=follow_links, urls=urls, web=web,
+                               on_total=bar.start if bar.enabled else None,
+                               progress=bar.advance)
+    if not quiet:
+        _print_replacements(summary)
+    if no_link:
+        return summary, False
+    try:
+        report = link_store(store)
+    except Exception as exc:
+        if _State.debug:
+            raise
+        _err(f"linking failed ({type(exc).__name__}: {one_line(exc)}); the documents "
+             "are stored, `claims link` retries")
+        return summary, True
+    _print_link_report(report, quiet, verbose)
+    return summary, False
+
+
+def _dry_run(db, paths, urls, web, force, follow_links, quiet):
+    """Plan the ingest against the database (read-only; an empty one when there is none
+    yet) and print what would be replaced; nothing is parsed or written."""
+    from pipeline.run import ingest_paths
+    from pipeline.store import resolve_db
+
+    existing = resolve_db(db).is_file()
+    with (Store.open(db, read_only=True) if existing else Store.open(":memory:")) as store:
+        summary = ingest_paths(paths, store, force=force, follow_links=follow_links,
+                               urls=urls, web=web, dry_run=True)
+    if not quiet:
+        _print_replacements(summary, would=True)
+    return summary
+
+
+def _print_replacements(summary, would: bool = False) -> None:
+    """One line per source whose stored bytes were replaced by others, naming the source
+    (the resolved file path or address) and both versions: nothing is replaced
+    unannounced. Documents redone from unchanged bytes (--force, a new pipeline version,
+    new manifest values) are counted in one line."""
+    verb = "would replace" if would else "replaced"
+    changed = [(src, old, new) for src, old, new in summary.replacements if old != new]
+    for source, old, new in changed:
+        print(f"{verb}: {source} (document {old} -> {new})")
+    redone = len(summary.replacements) - len(changed)
+    if redone:
+        print(f"{'would redo' if would else 'redone'}: {redone} unchanged document"
+              f"{'s' if redone != 1 else ''} (--force, a new pipeline version or new manifest values)")
     more = summary.replaced - len(summary.replacements)
     if more > 0:
-        print(f"replaced: ... and {more} more")
+        print(f"{verb}: ... and {more} more")
 
 
 def _split_sources(sources: list[str], urls_file: Path | None) -> tuple[list[Path], list[str]]:

@@ -30,7 +30,7 @@ from pipeline.ingest import IngestError, content_id, ingest_file, read_bytes
 from pipeline.ingest.manifest import load as load_manifest, overrides_for
 from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNCHANGED, UNSUPPORTED, Found, walk
 from pipeline.model import Claim, Document
-from pipeline.store import LinkScope, LinkTotals, Pending, Store, Stored, one_line
+from pipeline.store import LinkScope, LinkTotals, Pending, Plan, Store, Stored, one_line
 
 # Bump when a change to ingest would store different text/metadata for the same bytes,
 # so that unchanged files are re-ingested once rather than skipped.
@@ -133,6 +133,7 @@ class _Job:
     fingerprint: str
     doc_id: str
     source: str = ""      # Found.source: the document's identity besides its bytes
+    plan: Plan | None = None   # what writing it would do, as planned before parsing
 
 
 def _work(path: Path, root: Path, rel: str, fp: str, extract: Extractor | None):
@@ -210,7 +211,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
                  progress: Callable[[int, str], None] | None = None,
                  on_total: Callable[[int], None] | None = None,
                  timeout: float | None = DEFAULT_TIMEOUT, follow_links: bool = False,
-                 urls: Iterable[str] = (), web=None) -> Summary:
+                 urls: Iterable[str] = (), web=None, dry_run: bool = False) -> Summary:
     """Ingest every document under ``paths`` into ``store``; never stops on a bad file.
 
     Files stream through: the walk is read in chunks (hashed and planned against the
@@ -230,6 +231,9 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
     ``on_total`` learns how many files there are (this walks the paths once more);
     ``progress(advance, path)`` is called once per file. Raises FileNotFoundError (before
     writing anything) for a missing path.
+
+    ``dry_run`` hashes and plans every file as an ingest would (new, replaced, skipped,
+    and the replacements by source) but parses nothing and writes nothing.
     """
     started = time.perf_counter()
     paths, urls = list(paths), list(urls)
@@ -245,6 +249,16 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
 
         source = WebSource(urls, web, known=None if force else _web_validators(store, run.versions))
         found = itertools.chain(found, source.found())
+    if dry_run:
+        run.dry = True
+        try:
+            for job in run.jobs(found):
+                run.would(job)
+        finally:
+            if source is not None:
+                source.close()
+        summary.seconds = time.perf_counter() - started
+        return summary
     try:
         for job, (stored, reason, trace) in pool.results(run.jobs(found)):
             if stored is None:
@@ -284,6 +298,7 @@ class _Ingest:
         self.chars = 0
         self.since: float | None = None
         self.writer: _Writer | None = None       # the batch being written, on its thread
+        self.dry = False                         # --dry-run: plan and count, write nothing
 
     # --- planning: found files -> jobs ----------------------------------------------
     def jobs(self, found: Iterable[Found]) -> Iterator[_Job]:
@@ -340,7 +355,19 @@ class _Ingest:
                 self.tick(1, f.rel)
                 continue
             self.inflight.add(doc_id)
-            yield _Job(f, fp, doc_id, src)
+            yield _Job(f, fp, doc_id, src, plan)
+
+    def would(self, job: _Job) -> None:
+        """--dry-run: count what writing the job's file would do, from its plan."""
+        plan = job.plan or Plan(True)
+        self.summary.add(Outcome(job.found.rel, plan.action))
+        if plan.action == "replaced":
+            self._replaced(job.source, plan.previous or job.doc_id, job.doc_id)
+        self.tick(1, job.found.rel)
+
+    def _replaced(self, source: str, previous: str | None, new: str) -> None:
+        if len(self.summary.replacements) < MAX_KEPT_OUTCOMES:
+            self.summary.replacements.append((source, previous, new))
 
     # --- results -> the database ----------------------------------------------------
     def add(self, stored: Stored) -> None:
@@ -358,6 +385,8 @@ class _Ingest:
         self._maybe_flush()
 
     def _maybe_flush(self) -> None:
+        if self.dry:
+            return
         now = time.monotonic()
         if self.since is None:
             self.since = now
@@ -402,8 +431,8 @@ class _Ingest:
             self.summary.add(Outcome(path, "error", reason, trace=trace))
         for s, action in zip(items, actions):
             self.inflight.discard(s.doc.id)
-            if action == "replaced" and len(self.summary.replacements) < MAX_KEPT_OUTCOMES:
-                self.summary.replacements.append((s.location, s.previous, s.doc.id))
+            if action == "replaced":
+                self._replaced(s.location, s.previous or s.doc.id, s.doc.id)
             if action is not None:
                 self.summary.add(Outcome(s.doc.path, action,
                                          n_claims=s.n_claims if action != "skipped" else 0))
