@@ -242,3 +242,22 @@ def test_html_source_table_in_markdown():
     assert t.source == "html-source" and t.header == ["Engine", "Throughput (tok/s)"]
     got = [(c.surface, c.value, c.engine, c.in_table) for c in extract_claims(_doc(text))]
     assert got == [("3,018", 3018, "vLLM", True), ("3,390", 3390, "SGLang", True)]
+
+
+def test_transposed_benchmark_table_holds_quality_scores_and_sizes():
+    text = ("| Benchmark (Metric) | Model A | Model B |\n|---|---|---|\n| # Total Params | 236B | 72B |\n"
+            "| MMLU (EM) | 78.4 | 85.0 |\n| Pass rate | 41.0% | 48.2% |\n| Context length | 128K | 32K |\n")
+    got = [(c.surface, c.family) for c in extract_claims(_doc(text))]
+    assert got == [("236B", "parameters"), ("72B", "parameters"), ("128K", "tokens"), ("32K", "tokens")]
+
+
+def test_two_prose_columns_of_a_pdf_page_are_no_table():
+    from pdfgen import pdf_bytes
+
+    left = ["The serving system reached high", "throughput on 8 GPUs in 2024 with", "a batch of 64 and a window of 12",
+            "requests, which we report here", "for 3 of the 5 runs we made."]
+    right = ["Latency stayed low across 4 runs", "of 10 minutes each, with 2 spare", "nodes and 16 clients sending",
+             "requests at a steady 7 per second", "until the 9th minute ended."]
+    texts = [(60, 100 + 12 * i, s) for i, s in enumerate(left)] + [(320, 100 + 12 * i, s) for i, s in enumerate(right)]
+    doc = ingest_bytes(pdf_bytes(texts), "prose.pdf")
+    assert doc.tables == []

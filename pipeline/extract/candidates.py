@@ -17,7 +17,7 @@ from pipeline.extract.patterns import (
     TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     UNIT_BEFORE_RE,
 )
-from pipeline.extract.tables import clean, header_magnitude
+from pipeline.extract.tables import cell_column, clean, header_magnitude
 from pipeline.extract.units import (
     cents_after, currency_after, currency_before, per_basis, read_unit, UnitHit,
 )
@@ -206,7 +206,7 @@ class CandidateFinder:
         if cell is not None:
             tc = self._table_candidate(c, cell)
             # "6.9B" under a header that names nothing still reads as a size below
-            col = self.typer.column(cell[0].column_header(cell[2].col))
+            col = cell_column(cell[0], cell[2].col, self.typer)
             if tc is not None or not (n.scale >= 1e6 and n.has_suffix_letter) or \
                     not (col.kind == "label" or col.field == "model") or not CELL_NUMBER_RE.fullmatch(clean(cell[2].text)):
                 return tc
@@ -282,7 +282,7 @@ class CandidateFinder:
         """A cell with its own unit is a figure unless its column holds settings,
         identifiers or quality scores, or it is the "1x" baseline of a ratio column."""
         table, _, cl = cell
-        col = self.typer.column(table.column_header(cl.col))
+        col = cell_column(table, cl.col, self.typer)
         if col.kind in ("setting", "ident", "quality"):
             return False
         # a matrix of quality scores: the corner header says what every cell is
@@ -299,7 +299,7 @@ class CandidateFinder:
         if not CELL_NUMBER_RE.fullmatch(clean(cl.text)):
             return None
         header = table.column_header(cl.col)
-        col = self.typer.column(header)
+        col = cell_column(table, cl.col, self.typer)
         if col.kind != "figure":
             return None
         hit = self._header_unit(header)

@@ -42,6 +42,7 @@ _PAR_CELL_RE = re.compile(r"(?i)^(?:(?:TP|EP|PP|DP)\s*\d+\s*)+$")
 _ISL_OSL_CELL_RE = re.compile(r"^\s*(\d[\d,.]*\s*[kK]?)\s*[/x×,:-]\s*(\d[\d,.]*\s*[kK]?)\s*$")
 _GENERIC_FIRST_RE = re.compile(r"(?i)^\s*(?:metrics?|measure(?:ment)?s?|results?|quantity|kpi|item|)\s*$")
 _DIGIT_RE = re.compile(r"\d")
+_BENCH_CORNER_RE = re.compile(r"(?i)\b(?:benchmarks?|tasks?|datasets?|evals?|evaluations?)\b")
 MAX_METRIC_LABEL = 60
 _PERCENTILE_RE = re.compile(r"(?<![\d.])(\d{2})(?:th)?\s*%")
 _TOTAL_WORD_RE = re.compile(r"(?i)\b(?:aggregate|overall|system[- ]wide|cluster[- ]wide|sum)\b")
@@ -257,6 +258,8 @@ def _transpose(t: Table) -> Table:
     out = Table(start=t.start, end=t.end, header=header, rows=rows, caption=t.caption,
                 header_rows=[], context=t.context, source=t.source, page=t.page)
     out.transposed = True  # type: ignore[attr-defined]
+    # rows named by benchmarks ("Benchmark (Metric)" over "MMLU (EM)") are quality scores
+    out.benchmark_rows = bool(_BENCH_CORNER_RE.search(t.column_header(lab)))  # type: ignore[attr-defined]
     out.column_labels = {j: t.column_header(j) for j in range(ncols)}  # type: ignore[attr-defined]
     return out
 
@@ -280,6 +283,16 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
     typed = [typer.column(x).kind for x in firsts if x and len(x) <= MAX_METRIC_LABEL]
     figures = sum(1 for k in typed if k in ("figure", "quality"))
     return figures >= 2 and figures * 2 >= len(t.rows)
+
+
+def cell_column(table: Table, col: int, typer: HeaderTyper) -> Column:
+    """What the cells of column ``col`` of ``table`` are. In a transposed table whose
+    rows are benchmarks, a row without a measured unit is a quality score."""
+    c = typer.column(table.column_header(col))
+    if getattr(table, "benchmark_rows", False) and col > 0 and c.kind in ("label", "figure") \
+            and c.family in (None, "percent", "ratio") and typer.unit_of(table.column_header(col)) is None:
+        return Column("quality")
+    return c
 
 
 def prepare_tables(tables: list[Table], typer: HeaderTyper) -> list[Table]:
