@@ -298,7 +298,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         names = find_names(t, self.v)
         kind = {"model": "model", "engine": "engine", "dtype": "dtype"}[field]
         name = next((n.name for n in names if n.kind == kind), None)
-        if name is None and field == "model" and len(t) <= 60 and not cell_number(t):
+        if name is None and field == "model" and len(t) <= 60 and not cell_number(t) and any(ch.isalpha() for ch in t):
             name = t
         if name is None:
             return {}
