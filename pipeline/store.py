@@ -375,8 +375,7 @@ class _Known:
         before = self.by_source.get(source)
         if before is not None and before != doc_id:
             self.sources.get(before, set()).discard(source)
-        for ids in self.legacy.values():
-            ids.discard(doc_id)
+        self.legacy.get(self.path.get(doc_id), set()).discard(doc_id)   # now it has a source
         self.by_source[source] = doc_id
         self.sources.setdefault(doc_id, set()).add(source)
         self.path.setdefault(doc_id, path)
