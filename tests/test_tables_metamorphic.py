@@ -261,3 +261,16 @@ def test_two_prose_columns_of_a_pdf_page_are_no_table():
     texts = [(60, 100 + 12 * i, s) for i, s in enumerate(left)] + [(320, 100 + 12 * i, s) for i, s in enumerate(right)]
     doc = ingest_bytes(pdf_bytes(texts), "prose.pdf")
     assert doc.tables == []
+
+
+def test_pdf_page_falls_back_to_its_text_when_the_layout_fails(monkeypatch):
+    from pipeline.ingest import tables_pdf
+
+    def broken(*args, **kwargs):
+        raise ValueError("no layout")
+
+    monkeypatch.setattr(tables_pdf, "page_tables", broken)
+    doc = ingest_bytes(pdf(False), "bench.pdf")      # single-spaced text: nothing aligned
+    assert doc.tables == [] and _claims(doc)       # the text's figures are still read
+    spaced = tables_pdf.text_fallback(whitespace(), 1)
+    assert len(spaced) == 1 and spaced[0].source == "pdf-text" and spaced[0].rows[0].cells[0].page == 1

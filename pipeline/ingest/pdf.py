@@ -217,8 +217,11 @@ def _page_tables(page: Any, text: str, number: int, offset: int) -> list:
         return tables_pdf.shift(tables_pdf.page_tables(page, text, number), offset)
     except (InflateLimit, RecursionError, MemoryError):
         raise
-    except Exception:  # the page's text is what matters; its tables are a bonus
-        return []
+    except Exception:  # the page's text is what matters; its tables are read from it alone
+        try:
+            return tables_pdf.shift(tables_pdf.text_fallback(text, number), offset)
+        except Exception:
+            return []
 
 
 def parse(data: bytes) -> Parsed:

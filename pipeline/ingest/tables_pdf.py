@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.ingest.tables import aligned_table, caption_above, clean, context_before, join_header
+from pipeline.ingest.tables import (
+    aligned_table, caption_above, clean, context_before, join_header, whitespace_tables,
+)
 from pipeline.model import Cell, Row, Table
 
 _NUMS_RE = re.compile(r"(?<![\w.])\d[\d,.]*")
@@ -50,8 +52,8 @@ def page_tables(page: Any, text: str, number: int) -> list[Table]:
         return []
     tm = page.get_textmap()
     tuples = tm.tuples
-    if len(tuples) != len(text):
-        return []
+    if len(tuples) != len(text):   # the layout no longer maps onto the text: read the text
+        return text_fallback(text, number)
     offset_of = {id(obj): i for i, (_, obj) in enumerate(tuples) if obj is not None}
     tables = _ruled(page, text, number, tuples, offset_of)
     covered = [(t.start, t.end) for t in tables]
@@ -177,6 +179,14 @@ def _unruled(text: str, number: int, tuples: list, covered: list[tuple[int, int]
             break
         pos = nl + 1
     flush()
+    return tables
+
+
+def text_fallback(text: str, number: int) -> list[Table]:
+    """The page's tables as its text alone shows them (whitespace-aligned lines)."""
+    tables = whitespace_tables(text, page=number)
+    for t in tables:
+        t.source = "pdf-text"
     return tables
 
 
