@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, consistent
+from pipeline.link.measure import param_kind
 from pipeline.link.keys import (basis_key, comparison_differs, engine_key, model_key, norm,
                                 scope_key, token_kind_key)
 from pipeline.model import Claim, Document
@@ -47,6 +48,7 @@ COUNT_FAMILIES = frozenset({"token_throughput", "request_throughput", "tokens", 
 UPPER = frozenset({"<", "<="})
 LOWER = frozenset({">", ">="})
 PEAK_STATS = frozenset({"peak", "max", "maximum"})
+ACHIEVED_FAMILIES = frozenset({"compute", "bandwidth"})   # a device's peak, or a result
 MISMATCH_MIN_VALUE = 10.0
 MAX_EVIDENCE = 10
 RELATION_ORDER = ("supports", "contradicts", "partial", "label_mismatch", "mismatch", "context")
@@ -343,6 +345,15 @@ class Checker:
                            ("token kind", token_kind_key(f), token_kind_key(p))):
             if a and b and a != b:
                 differs.append(name)
+        if f.family == "parameters":
+            # "activates 236B" is not met by "236B total"; an unqualified count is total
+            qk, pk = param_kind(f), param_kind(p)
+            if qk is not None and qk != pk and (pk is not None or qk != "total"):
+                (differs if pk is not None else opened).append("parameter kind")
+        if f.family in ACHIEVED_FAMILIES and (f.technique or f.engine or f.model) \
+                and not (p.technique or p.engine or p.model):
+            # a kernel's or engine's result is not met by the device's own peak
+            opened.append("whose result it is")
         label = self.label_of(p) if f.family == "money" else None
         cond("label", q.label, label)
         # a comparison: what it is compared against, what it measures, which way it goes
@@ -379,12 +390,7 @@ class Checker:
             refutes = not meets
         else:
             meets = consistent(_full(f), _witness(p))
-            refutes = False
-            if not consistent(_full(f), _full(p)):
-                if f.comparator in LOWER:
-                    refutes = _is_bound(p)
-                else:
-                    refutes = True
+            refutes = not consistent(_full(f), _full(p))
         return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
 
     # --- the verdict -------------------------------------------------------------------
@@ -451,8 +457,7 @@ class Checker:
             return []
         # "Some system reached X" (no model, hardware, engine or baseline) is existential:
         # a bound on one system's figure does not refute it.
-        if (f.model is None and f.hardware is None and f.accelerator is None
-                and f.engine is None and f.baseline is None):
+        if not names_subject(f):
             return []
         if q.peak:
             # "up to N": the best figure on exactly this quantity is below N beyond rounding
@@ -460,9 +465,17 @@ class Checker:
         if f.comparator in UPPER:
             return refuting
         if f.comparator in LOWER:
-            return refuting
-        # A point claim: the matching figures must pin one value (agree among themselves);
-        # figures that vary with conditions the claim leaves open refute nothing.
+            # a bound below a floor ("up to 376" against "tops 500") rules it out. Operating
+            # points below it do so only when the claim fixes the configuration (hardware)
+            # and they pin one value: "Qwen3-32B tops 150 per user" is not refuted by 140 on
+            # one setup, "on four B300 GPUs reached 1,239" is by the 826 measured there
+            bounds = [c for c in refuting if _is_bound(c.claim)]
+            if bounds:
+                return bounds
+            if f.accelerator is None and f.hardware is None:
+                return []
+        # The matching figures must pin one value (agree among themselves); figures that
+        # vary with conditions the claim leaves open refute nothing.
         figs = [_full(c.claim) for c in exact]
         if all(consistent(a, b) for a in figs for b in figs):
             return refuting
@@ -655,8 +668,7 @@ class Checker:
                 pool = same_model if f.model else [c for c in cmps if c.scope in ("same", "free")]
             relaxed = bool(pool)
         exact = [c for c in cmps if c.exact]
-        subject = f.model or f.hardware or f.accelerator
-        if subject and len(exact) > 1 and any(c.refutes for c in exact):
+        if names_subject(f) and len(exact) > 1 and any(c.refutes for c in exact):
             lo = min(exact, key=lambda c: c.claim.value)
             hi = max(exact, key=lambda c: c.claim.value)
             sentences.append(
@@ -755,6 +767,12 @@ def _reaches(f: Claim, p: Claim) -> bool:
     coarse "2x" does not show that 2.3x was reached.)"""
     top = max(x for x in (p.value, p.high) if x is not None)
     return top >= f.value - _full(f).p * (1 + 1e-9)
+
+
+def names_subject(f: Claim) -> bool:
+    """Does the claim name what it is about? Without a model, hardware, engine or baseline
+    it says only that *some* system reached the figure (CLAIMS.md §4)."""
+    return any(x is not None for x in (f.model, f.hardware, f.accelerator, f.engine, f.baseline))
 
 
 def _point_matches(f: Claim, p: Claim) -> bool:

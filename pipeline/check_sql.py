@@ -54,7 +54,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from pipeline.check import (COUNT_FAMILIES, LOWER, MAX_EVIDENCE, MISMATCH_MIN_VALUE,
+from pipeline.link.measure import param_kind
+from pipeline.check import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
@@ -571,9 +572,8 @@ class _Ctx:
         if same:
             tests.append(same)
         ctes += self._arith(src, tests)
-        bound = "_isbound" if f.comparator in LOWER else "TRUE"
         ctes.append(
-            f"c4 AS (SELECT *, {dsize} AS d_size, _cm AS _meets, (NOT _cq AND {bound}) AS _refutes, "
+            f"c4 AS (SELECT *, {dsize} AS d_size, _cm AS _meets, (NOT _cq) AS _refutes, "
             f"{same_sql} AS _same FROM k4)")
         ctes.append(
             "cand AS (SELECT *, (_open0 OR o_size) AS _open, (_diff0 OR d_size) AS _diff, "
@@ -834,11 +834,12 @@ class _Ctx:
                 ("first", "near_partial", MAX_EVIDENCE, None)]
         batch = []
         if n_sup == 0:
-            subject = f.model or f.hardware or f.accelerator
-            if f.comparator in UPPER or (subject and f.comparator in LOWER):
+            subject = names_subject(f)
+            if f.comparator in UPPER:
                 asks.append(("first", "contradicts", MAX_EVIDENCE, None))
             elif subject:
-                # a point claim: the figures on exactly the quantity must agree among themselves
+                # a point claim or a floor: the figures on exactly the quantity must agree
+                # among themselves
                 asks += [("first", "exact", None, None), ("first", "contradicts", None, None)]
             if subject:
                 asks += [("first", "exact", 2, None), ("first", "contradicts", 2, None)]
@@ -1054,12 +1055,15 @@ class SqlChecker(Checker):
 def _query_ok(q: Query) -> bool:
     """Can SQL choose this claim's candidates? Comparisons (ratios and percents, judged on
     baseline, direction and measured quantity), "up to" claims (a best case, judged by
-    the highest figure) and claims led by a name no vocabulary knows are compared in Python over their family: the rule stays in one
+    the highest figure), claims led by a name no vocabulary knows, achieved compute and
+    bandwidth, and counts of a kind of parameters are compared in Python over their family: the rule stays in one
     place (``Checker.compare`` and ``link.keys.comparison_differs``), not restated here."""
     f = q.figure
     if f is None:
         return True
     if f.family in COMPARED_FAMILIES or q.peak or q.subject_text:
+        return False
+    if f.family in ACHIEVED_FAMILIES or (f.family == "parameters" and param_kind(f)):
         return False
     if not _finite_figure(_full_fig(f)):
         return False

@@ -140,6 +140,9 @@ class CandidateFinder:
         text = self.text
         s_start, s_end = self.seg.sentence(n.start)
         limit = max(s_end, n.end)
+        at = self.tables.at(n.start)
+        if at is not None:
+            limit = max(n.end, at[2].end)     # a cell's unit is inside the cell
         c = Cand(num=n, start=n.start, end=n.end, value=n.value, low=None, high=None,
                  precision=n.precision, value_text=n.text, after_unit=n.end)
         # a range: "20–22", "2.5-3.4x", "between 30 and 200", "from 575 to 826"

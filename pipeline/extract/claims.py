@@ -10,6 +10,7 @@ import hashlib
 
 from pipeline.extract import comparison
 from pipeline.extract import conditions as cond
+from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
 from pipeline.extract.context import ContextResolver, share_conditions
 from pipeline.extract.masks import find_names, NumberMasks, Span
@@ -61,6 +62,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._row_numbers_cache: dict[int, list] = {}
         self._header_units: dict[str, object] = {}
         self._baselines: dict[int, tuple[int, int]] = {}  # id(cand) -> its baseline's span
+        self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
+        self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self.typer = HeaderTyper(vocab, self._header_unit)
         self.tables = TableIndex(prepare_tables(
@@ -86,6 +89,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             in_table=c.table is not None, statistic=c.statistic,
         )
         lead = text[max(s_start, c.start - 60):c.start].replace("**", "")
+        if self._not_a_claim(c, lead, s_start, s_end):
+            return None
         claim.comparator = comparator(lead, text[c.num.end:c.num.end + 20] if c.high is None else text[c.end:c.end + 20])
         if c.unit_text.endswith("+") or text[c.end:c.end + 1] == "+":
             claim.comparator = ">="
@@ -111,6 +116,21 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if claim.family == "parameters" and not claim.model:
             claim.model = self._model_in(s_start, s_end, c.start, c.end)
         return claim
+
+    def _not_a_claim(self, c: Cand, lead: str, s_start: int, s_end: int) -> bool:
+        """Math, an offered load (kept as the sentence's setting) or a worked example
+        (notclaims.py)."""
+        if self._math and any(a <= c.start < b for a, b in self._math):
+            return True
+        if c.table is not None:
+            return False
+        if c.family == "request_throughput" and notclaims.is_offered_load(lead):
+            self.offered.setdefault(s_start, c.value)
+            return True
+        if c.family in ("latency", "money") and not notclaims.names_a_system(self.text[s_start:s_end]):
+            names = self.names_near(s_start)
+            return not any(s_start <= n.start < s_end for n in names)
+        return False
 
     def _comparison(self, claim: Claim, c: Cand, s_start: int, s_end: int) -> bool:
         """Direction, measured quantity and baseline of a ratio or percent; False when what
@@ -175,6 +195,13 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if hw is not None:
             claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
         claim.engine = self._named("engine", s_start, s_end, c)
+        if claim.engine is None and not self._names_in("engine", s_start, s_end):
+            # a sentence that names no engine is about the one its document is about (a
+            # vendor's post on its own engine; never the one it is compared against). Not
+            # a section's: sections of comparisons name every rival in turn.
+            engine = self.title_subject["engine"]
+            if engine is not None and engine != claim.baseline:
+                claim.engine, claim.inherited = engine, True
         claim.dtype = self._named("dtype", s_start, s_end, c)
         claim.technique = self._named("technique", s_start, s_end, c)
         setting = self._sent_cache.get(s_start)
@@ -383,6 +410,10 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
                     claim.model = src.model
         built[id(c)] = claim
     claims = sorted(built.values(), key=lambda c: (c.start, c.end))
+    if ex.offered:
+        for c in claims:
+            if c.offered_load is None and c.sentence_start in ex.offered:
+                c.offered_load = ex.offered[c.sentence_start]
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     share_conditions(claims)

@@ -82,7 +82,7 @@ def parse_match(m) -> Number | None:
         except ValueError:
             return None
         if scale_text:
-            scale_text = scale_text.strip(" -")
+            scale_text = scale_text.strip(" -\t\r\n")
             scale = SCALE_WORDS.get(scale_text.lower(), 1.0)
         else:
             scale_text, scale = "", 1.0

@@ -24,7 +24,14 @@ class SubjectFinder:
         sub_names = find_names(probe, self.v)
         model = next((n.name for n in sub_names if n.kind == "model"), None)
         hw = cond.hardware_mentions(probe, sub_names, 0, len(probe))
-        return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None}
+        # the engine a document is about: named in its title or opening, else by its
+        # publisher or web address (a vendor's post about its own engine)
+        engines = [n.name for n in sub_names if n.kind == "engine"]
+        if not engines:
+            owner = " ".join(x for x in (self.doc.publisher, self.doc.url) if x)
+            engines = [n.name for n in find_names(owner, self.v) if n.kind == "engine"] if owner else []
+        return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None,
+                "engine": engines[0] if len(set(engines)) == 1 else None}
 
     def names_near(self, pos: int) -> list[Span]:
         """Names in the paragraph holding ``pos``, found on first use and kept."""
@@ -131,7 +138,10 @@ class SubjectFinder:
             return hit
         v = self.v
         row_text = " | ".join(x.text for x in row.cells)
-        probe = " ".join(filter(None, [table.caption, row.section or "", row_text, header]))
+        # the row labels' own header ("| Decode path (vLLM, 4 x B300) | ... |") speaks for
+        # every row
+        lead = table.column_header(0) if header != table.column_header(0) else ""
+        probe = " ".join(filter(None, [table.caption, lead, row.section or "", row_text, header]))
         names = find_names(probe, v)
         # the row's own model first ("| Qwen2.5 72B | ... |" under a caption naming another)
         model = next((n.name for n in find_names(row_text, v) if n.kind == "model"), None)
@@ -140,7 +150,7 @@ class SubjectFinder:
         # hardware: the most specific place that names one wins: the cell's column header
         # ("| H100 | MI300X |"), the row's section, the row itself, the caption, the title
         hw = None
-        for part in (header, row.section or "", row_text, table.caption):
+        for part in (header, row.section or "", row_text, lead, table.caption):
             if part:
                 found = self._probe_hardware.get(part)
                 if found is None:
@@ -149,7 +159,7 @@ class SubjectFinder:
                     hw = found[0]
                     break
         hw = hw or self.title_subject["hardware"]
-        engine = next((n.name for n in names if n.kind == "engine"), None)
+        engine = next((n.name for n in names if n.kind == "engine"), None) or self.title_subject["engine"]
         dtype = next((n.name for n in names if n.kind == "dtype"), None)
         hit = self._row_cache[key] = (model, hw, engine, dtype)
         return hit

@@ -14,7 +14,9 @@ from pipeline.vocab.loader import UnitEntry, Vocab
 _MILLION_RE = re.compile(r"(?:1\s?)?(?:m|million|1m)\b")
 _THOUSAND_RE = re.compile(r"(?:1\s?)?(?:k|thousand|1k)\b")
 
-_GAP_RE = re.compile(r"\+?[ \u00a0]?(?:\*\*|__)?[ \u00a0]?")
+# between a number and its unit: a space, markup, or the line break of a hard-wrapped
+# paragraph ("1,094,347\ntokens/s per GPU"), never a blank line
+_GAP_RE = re.compile(r"\+?(?:[ \u00a0]|\r?\n(?![ \t]*\r?\n))?(?:\*\*|__)?[ \u00a0]?")
 _CURRENCY_BEFORE_RE = re.compile(r"(?:US\$|USD\s?|\\?\$|€|EUR\s?)(?:\*\*)?$")
 _CURRENCY_AFTER_RE = re.compile(r"\s?(?:USD|dollars?|US dollars)\b")
 _CENTS_RE = re.compile(r"\s?(?:cents?|¢)")

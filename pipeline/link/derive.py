@@ -48,6 +48,7 @@ class Operand:
     pos: int
     s0: int | None      # the operand's sentence
     s1: int | None
+    in_table: bool
 
 
 def _forms(family: str) -> tuple[tuple[str, object], ...]:
@@ -84,7 +85,8 @@ def _operand(c: Claim, p: Prepared) -> Operand | None:
         return None
     if c.low is not None:   # a range is not one operand
         return None
-    return Operand(c.value, p.fig.p / c.value, p, c.start, c.sentence_start, c.sentence_end)
+    return Operand(c.value, p.fig.p / c.value, p, c.start, c.sentence_start, c.sentence_end,
+                   c.in_table)
 
 
 def _in_view(r: Claim, o: Operand) -> bool:
@@ -94,6 +96,8 @@ def _in_view(r: Claim, o: Operand) -> bool:
         return abs(o.pos - r.start) <= NEAR_CHARS
     if o.s0 == r.sentence_start:
         return True
+    if r.in_table or o.in_table:
+        return False     # a table cell's arithmetic is its own row's
     return (0 <= r.sentence_start - o.s1 <= SENTENCE_GAP
             or 0 <= o.s0 - r.sentence_end <= SENTENCE_GAP)
 
@@ -136,10 +140,13 @@ def _search(r: Claim, rp: Prepared, nums: list[Operand], pool: list[Operand],
 
 
 def _nearest_pair(r: Claim, ops: list[Operand]) -> tuple[Operand, Operand, str, float, bool] | None:
-    """For an inconsistent check: the two compatible figures in the ratio's sentence."""
+    """For an inconsistent check: the two compatible figures in the ratio's sentence, when
+    it holds exactly two."""
     if r.sentence_start is None or r.sentence_end is None:
         return None
     inside = [o for o in ops if r.sentence_start <= o.pos < r.sentence_end]
+    if len(inside) != 2:
+        return None      # which two figures a stated ratio misreports is a guess otherwise
     best = None
     for i, a in enumerate(inside):
         for b in inside[i + 1:]:

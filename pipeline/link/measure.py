@@ -238,6 +238,12 @@ def _param_kind(c: Claim, ctx: Context | None) -> str | None:
     return None
 
 
+def param_kind(c: Claim) -> str | None:
+    """Which parameters a count counts (total, activated, a component), from its words;
+    the linker and the checker both read this."""
+    return _param_kind(c, context(c))
+
+
 def name_part(ctx: Context | None) -> bool:
     """Is the figure the size in a model's name ("DeepSeek 67B", "MoE-16B", "8x22B")?"""
     if ctx is None:

@@ -62,7 +62,10 @@ class Prepared:
 
 def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
     """Build the comparison record of one claim; ``role`` is its document's role."""
-    fig = Figure(c.value, c.low, c.high, c.comparator or "=", c.precision)
+    # "up to 660" states a best case of 660 (CLAIMS.md §4): it agrees with 660, not with
+    # every lower figure; and a bound is no rival of an operating point (never a conflict)
+    cmp = c.comparator or "="
+    fig = Figure(c.value, c.low, c.high, "=" if cmp == "<=" else cmp, c.precision)
     bnd = bounds(fig)
     lo, hi = bnd[3], bnd[4]
     hw = hardware_key(c.hardware, c.hw_count, c.accelerator)
@@ -78,7 +81,7 @@ def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
         and c.osl is None else (c.concurrency, c.batch_size, c.isl, c.osl), lo=lo, hi=hi,
         active=c.stance not in INERT_STANCES, role=role, published=published or "",
         asserted_by=norm(c.asserted_by), qkey=quantity_key(c), bnd=bnd,
-        comparable=m.comparable, what=m.what, conflictable=m.comparable,
+        comparable=m.comparable, what=m.what, conflictable=m.comparable and cmp in ("=", "~"),
         soft=m.soft, setup=(norm(c.parallelism), c.offered_load), dtype=norm(c.dtype),
     )
 

@@ -20,6 +20,7 @@ from .prepare import (COUNT_FAMILIES, Prepared, agree, conditions_compatible, me
                       op_points_close, rank, same_opt)
 
 MISMATCH_MIN_VALUE = 10.0   # small numbers coincide across metrics too easily
+MISMATCH_REL_PRECISION = 0.05
 NEIGHBOURS = 3              # conflict partners per side in very large groups
 LARGE_GROUP = 64
 BOUNDED = frozenset({"=", "~"})
@@ -69,6 +70,10 @@ def classify(a: Prepared, b: Prepared, sources: SourceIndex) -> Link | None:
 def _mismatch(src: Prepared, dst: Prepared, why: str) -> Link | None:
     """Only for two stated numbers: "at least 500" meets too many figures to be drift."""
     if abs(src.fig.value) < MISMATCH_MIN_VALUE or abs(dst.fig.value) < MISMATCH_MIN_VALUE:
+        return None
+    # "the same number" needs numbers stated finely enough to be recognisably the same: a
+    # "1M" context window is not 1,183,327 tokens/s
+    if any(p.fig.p > MISMATCH_REL_PRECISION * abs(p.fig.value) for p in (src, dst)):
         return None
     if src.fig.comparator not in BOUNDED or dst.fig.comparator not in BOUNDED:
         return None

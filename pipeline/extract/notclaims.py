@@ -1,0 +1,55 @@
+"""What is not a claim, though it is a number next to a unit-like word (CLAIMS.md §1).
+
+A figure needs a measured quantity of a system. The rules here are general, each a reason
+a reader would give for skipping a number (docs/extraction.md lists them):
+
+* mathematics: a number inside TeX math (``$64 \\times 576$``) is an expression, not a
+  price or a size;
+* offered load: "at 16 QPS" sets the load a system was measured under, a setting of the
+  figures beside it (``Claim.offered_load``), not a throughput the system reached;
+* worked examples: a time or a price in a sentence that names no system and no computing
+  word ("it takes 40 minutes to mow the lawn") describes no measured system.
+
+Part numbers ("Xeon Gold 6454S") are kept out by the units themselves: a lone "s" or "h" is
+a unit only in lower case (vocab/units.toml).
+"""
+from __future__ import annotations
+
+import re
+
+# inline TeX math: $...$ holding a command, a sub/superscript or braces
+_MATH_RE = re.compile(r"(?<![\\$])\$(?=[^$\n]{1,200}?\$)([^$\n]{1,200}?)\$")
+_TEX_RE = re.compile(r"\\[A-Za-z]+|[\^_{}]")
+
+# "at 16 QPS", "under a request rate of 8 req/s", "with an arrival rate of 2 requests/s"
+OFFERED_LEAD_RE = re.compile(
+    r"(?i)(?:\b(?:at|under|with|for)\s+(?:an?\s+|the\s+)?(?:(?:request|arrival|query|input)"
+    r"\s+rates?\s+(?:of\s+)?|(?:offered\s+)?load\s+of\s+|QPS\s+(?:of\s+)?|RPS\s+(?:of\s+)?)?"
+    r"|\b(?:request|arrival|query)\s+rates?\s*(?:of|=|:)?\s*|\boffered\s+load\s*(?:of|=|:)?\s*)"
+    r"[~≈]?\s*$")
+
+# Words that say a sentence is about computing systems (beyond the vocabularies' names).
+_SYSTEM_WORDS_RE = re.compile(
+    r"(?i)\b(?:GPUs?|CPUs?|TPUs?|accelerators?|nodes?|servers?|clusters?|racks?|chips?|"
+    r"models?|LLMs?|inference|serving|serve[sd]?|requests?|queries|tokens?|prompts?|"
+    r"batch(?:es|ing)?|kernels?|latency|latencies|throughput|TTFT|TPOT|decod\w*|prefill\w*|"
+    r"train\w*|fine-?tun\w*|benchmark\w*|engine|runtime|deploy\w*|cache|memory|compute|"
+    r"API|endpoint|cloud|instance|hardware|system|pipeline|workload|job|run|runs|step|"
+    r"iterations?|epochs?|quantiz\w*|context|generation|response|user)\b")
+
+
+def math_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of inline TeX math in ``text`` (only those that hold TeX, so "$5 and $7" in
+    prose stays prose)."""
+    if "$" not in text:
+        return []
+    return [(m.start(), m.end()) for m in _MATH_RE.finditer(text) if _TEX_RE.search(m.group(1))]
+
+
+def is_offered_load(lead: str) -> bool:
+    """Do the words right before a request rate make it the load offered to the system?"""
+    return bool(OFFERED_LEAD_RE.search(lead))
+
+
+def names_a_system(sentence: str) -> bool:
+    return bool(_SYSTEM_WORDS_RE.search(sentence))
