@@ -11,6 +11,9 @@ text table.
 """
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+
 import pytest
 
 from pdfgen import table_pdf
@@ -19,13 +22,6 @@ from pipeline.extract.tables import find_tables
 from pipeline.ingest import ingest_bytes
 from pipeline.model import Document
 
-MODEL = "Llama 3.1 70B"
-HARDWARE = "8 x H100"
-RUNS = [
-    # engine, concurrency, per-user tok/s, per-GPU tok/s, TTFT ms, speedup
-    ("vLLM", "64", "45.2", "3,018", "120", "1.00"),
-    ("SGLang", "64", "51.0", "3,390", "98", "1.12"),
-]
 TITLE = "Serving benchmark"
 INTRO = "We ran two serving engines on one system with the same workload."
 
@@ -39,20 +35,49 @@ SPELLINGS = {
 }
 
 
+@dataclass
+class Facts:
+    model: str
+    hardware: str
+    # per run: engine, concurrency, per-user tok/s, per-GPU tok/s, TTFT ms, speedup (all as written)
+    runs: list[tuple[str, str, str, str, str, str]]
+
+    def expected(self) -> list:
+        out = []
+        for i, (engine, conc, user, gpu, ttft, speed) in enumerate(self.runs):
+            cond = (self.model, self.hardware, engine, float(conc))
+            out += [(float(user), "token_throughput", "per_user", *cond),
+                    (float(gpu.replace(",", "")), "token_throughput", "per_gpu", *cond),
+                    (round(float(ttft) / 1000, 6), "latency", None, *cond)]
+            if i:   # the first run is the baseline: its "1.00" is no claim
+                out.append((float(speed), "ratio", None, *cond))
+        return sorted(out, key=repr)
+
+
+FIXED = Facts("Llama 3.1 70B", "8 x H100", [
+    ("vLLM", "64", "45.2", "3,018", "120", "1.00"),
+    ("SGLang", "64", "51.0", "3,390", "98", "1.12"),
+])
+
+
+def random_facts(seed: int) -> Facts:
+    """Other facts of the same shape: models, systems, engines and figures drawn at random."""
+    rnd = random.Random(seed)
+    model = rnd.choice(["Llama 3.1 70B", "Llama 3.1 8B", "DeepSeek-R1", "Qwen2.5 72B", "Mixtral 8x7B"])
+    hardware = rnd.choice(["8 x H100", "4 x B200", "2 x A100", "8 x MI300X", "1 x H200"])
+    engines = rnd.sample(["vLLM", "SGLang", "TensorRT-LLM", "TGI", "LMDeploy"], 2)
+    conc = str(rnd.choice([8, 16, 32, 64, 128, 256]))
+    runs = []
+    for i, engine in enumerate(engines):
+        gpu = rnd.randint(1000, 60000)
+        runs.append((engine, conc, f"{rnd.uniform(5, 400):.1f}", f"{gpu:,}", str(rnd.randint(20, 900)),
+                     "1.00" if i == 0 else f"{rnd.uniform(1.05, 3.5):.2f}"))
+    return Facts(model, hardware, runs)
+
+
 def _key(c):
     return (round(c.value, 6), c.family, c.scope if c.family == "token_throughput" else None, c.model,
             c.hardware, c.engine, c.concurrency)
-
-
-EXPECTED = sorted([
-    (45.2, "token_throughput", "per_user", MODEL, HARDWARE, "vLLM", 64.0),
-    (3018.0, "token_throughput", "per_gpu", MODEL, HARDWARE, "vLLM", 64.0),
-    (0.12, "latency", None, MODEL, HARDWARE, "vLLM", 64.0),
-    (51.0, "token_throughput", "per_user", MODEL, HARDWARE, "SGLang", 64.0),
-    (3390.0, "token_throughput", "per_gpu", MODEL, HARDWARE, "SGLang", 64.0),
-    (0.098, "latency", None, MODEL, HARDWARE, "SGLang", 64.0),
-    (1.12, "ratio", None, MODEL, HARDWARE, "SGLang", 64.0),
-], key=repr)
 
 
 def _claims(doc: Document) -> list:
@@ -62,9 +87,9 @@ def _claims(doc: Document) -> list:
     return sorted((_key(c) for c in claims), key=repr)
 
 
-def _cells(run, units):
+def _cells(f: Facts, run, units):
     engine, conc, user, gpu, ttft, speed = run
-    return [MODEL, HARDWARE, engine, conc, user + units[0], gpu + units[1], ttft + units[2], speed + units[3]]
+    return [f.model, f.hardware, engine, conc, user + units[0], gpu + units[1], ttft + units[2], speed + units[3]]
 
 
 def _heads(spelling):
@@ -73,44 +98,44 @@ def _heads(spelling):
 
 
 # ---------------------------------------------------------------------- renderers
-def prose() -> str:
-    first, second = RUNS
-    return (f"# {TITLE}\n\n{INTRO}\n\n"
-            f"With vLLM on {HARDWARE}, {MODEL} at a concurrency of {first[1]} reached {first[2]} tokens/s per user "
-            f"and {first[3]} tokens/s per GPU with a TTFT of {first[4]} ms.\n\n"
-            f"With SGLang on {HARDWARE}, {MODEL} at a concurrency of {second[1]} reached {second[2]} tokens/s per user "
-            f"and {second[3]} tokens/s per GPU with a TTFT of {second[4]} ms, a {second[5]}x speedup.\n")
+def prose(f: Facts) -> str:
+    out = [f"# {TITLE}\n\n{INTRO}\n"]
+    for i, (engine, conc, user, gpu, ttft, speed) in enumerate(f.runs):
+        tail = f", a {speed}x speedup" if i else ""
+        out.append(f"With {engine} on {f.hardware}, {f.model} at a concurrency of {conc} reached {user} tokens/s "
+                   f"per user and {gpu} tokens/s per GPU with a TTFT of {ttft} ms{tail}.\n")
+    return "\n".join(out)
 
 
-def pipe(spelling: str = "parentheses") -> str:
+def pipe(f: Facts, spelling: str = "parentheses") -> str:
     heads = _heads(spelling)
     units = SPELLINGS[spelling][4]
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-    lines += ["| " + " | ".join(_cells(r, units)) + " |" for r in RUNS]
+    lines += ["| " + " | ".join(_cells(f, r, units)) + " |" for r in f.runs]
     return f"# {TITLE}\n\n{INTRO}\n\n" + "\n".join(lines) + "\n"
 
 
-def pipe_two_header_rows() -> str:
+def pipe_two_header_rows(f: Facts) -> str:
     heads = ["Model", "Hardware", "Engine", "Concurrency", "Throughput", "Throughput", "TTFT", "Speedup"]
     second = ["", "", "", "", "tok/s/user", "tok/s/GPU", "ms", "x"]
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads), "| " + " | ".join(second) + " |"]
-    lines += ["| " + " | ".join(_cells(r, ("", "", "", ""))) + " |" for r in RUNS]
+    lines += ["| " + " | ".join(_cells(f, r, ("", "", "", ""))) + " |" for r in f.runs]
     return f"# {TITLE}\n\n{INTRO}\n\n" + "\n".join(lines) + "\n"
 
 
-def transposed() -> str:
+def transposed(f: Facts) -> str:
     heads = _heads("parentheses")
-    cols = [_cells(r, ("", "", "", "x")) for r in RUNS]
+    cols = [_cells(f, r, ("", "", "", "x")) for r in f.runs]
     lines = ["| Metric | Run A | Run B |", "|---|---|---|"]
     for i, h in enumerate(heads):
         lines.append(f"| {h} | " + " | ".join(c[i] for c in cols) + " |")
     return f"# {TITLE}\n\n{INTRO}\n\n" + "\n".join(lines) + "\n"
 
 
-def html() -> bytes:
+def html(f: Facts) -> bytes:
     heads = _heads("in cells")
     units = SPELLINGS["in cells"][4]
-    body = "".join("<tr>" + "".join(f"<td>{x}</td>" for x in _cells(r, units)) + "</tr>" for r in RUNS)
+    body = "".join("<tr>" + "".join(f"<td>{x}</td>" for x in _cells(f, r, units)) + "</tr>" for r in f.runs)
     return (f"<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1><p>{INTRO} "
             "Every figure below is the mean of three runs of the same benchmark script.</p>"
             f"<table><thead><tr>{''.join(f'<th>{h}</th>' for h in heads)}</tr></thead><tbody>{body}</tbody></table>"
@@ -118,15 +143,15 @@ def html() -> bytes:
             "</article></body></html>").encode()
 
 
-def pdf(ruled: bool) -> bytes:
+def pdf(f: Facts, ruled: bool) -> bytes:
     heads = _heads("parentheses")
-    rows = [_cells(r, ("", "", "", "x")) for r in RUNS]
+    rows = [_cells(f, r, ("", "", "", "x")) for r in f.runs]
     return table_pdf(TITLE, INTRO, heads, rows, ruled=ruled)
 
 
-def whitespace() -> str:
+def whitespace(f: Facts) -> str:
     heads = _heads("parentheses")
-    rows = [_cells(r, ("", "", "", "x")) for r in RUNS]
+    rows = [_cells(f, r, ("", "", "", "x")) for r in f.runs]
     widths = [max(len(x) for x in col) for col in zip(heads, *rows)]
     fmt = lambda cells: "   ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
     return f"{TITLE}\n\n{INTRO}\n\n" + "\n".join(fmt(r) for r in [heads] + rows) + "\n"
@@ -137,25 +162,33 @@ def _doc(text: str) -> Document:
 
 
 LAYOUTS = {
-    "prose": lambda: _doc(prose()),
-    "pipe two header rows": lambda: _doc(pipe_two_header_rows()),
-    "transposed": lambda: _doc(transposed()),
-    "html units in cells": lambda: ingest_bytes(html(), "bench.html"),
-    "pdf ruled": lambda: ingest_bytes(pdf(True), "bench.pdf"),
-    "pdf unruled": lambda: ingest_bytes(pdf(False), "bench.pdf"),
-    "whitespace text": lambda: ingest_bytes(whitespace().encode(), "bench.txt"),
-    **{f"pipe {s}": (lambda s=s: _doc(pipe(s))) for s in SPELLINGS},
+    "prose": lambda f: _doc(prose(f)),
+    "pipe two header rows": lambda f: _doc(pipe_two_header_rows(f)),
+    "transposed": lambda f: _doc(transposed(f)),
+    "html units in cells": lambda f: ingest_bytes(html(f), "bench.html"),
+    "pdf ruled": lambda f: ingest_bytes(pdf(f, True), "bench.pdf"),
+    "pdf unruled": lambda f: ingest_bytes(pdf(f, False), "bench.pdf"),
+    "whitespace text": lambda f: ingest_bytes(whitespace(f).encode(), "bench.txt"),
+    **{f"pipe {s}": (lambda f, s=s: _doc(pipe(f, s))) for s in SPELLINGS},
 }
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 def test_every_layout_gives_the_same_claims(layout):
-    assert _claims(LAYOUTS[layout]()) == EXPECTED
+    assert _claims(LAYOUTS[layout](FIXED)) == FIXED.expected()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_layout_gives_the_same_claims_for_random_facts(seed):
+    f = random_facts(seed)
+    want = f.expected()
+    got = {layout: _claims(render(f)) for layout, render in LAYOUTS.items()}
+    assert {layout: claims for layout, claims in got.items() if claims != want} == {}
 
 
 def test_pdf_tables_are_read_at_ingest_with_pages():
     for ruled in (True, False):
-        doc = ingest_bytes(pdf(ruled), "bench.pdf")
+        doc = ingest_bytes(pdf(FIXED, ruled), "bench.pdf")
         assert doc.tables and doc.tables[0].source == ("pdf-ruled" if ruled else "pdf")
         for row in doc.tables[0].rows:
             for cell in row.cells:
@@ -163,11 +196,11 @@ def test_pdf_tables_are_read_at_ingest_with_pages():
 
 
 def test_html_table_cells_map_onto_the_stored_text():
-    doc = ingest_bytes(html(), "bench.html")
+    doc = ingest_bytes(html(FIXED), "bench.html")
     (table,) = doc.tables
     assert table.source == "html" and table.header[4] == "Per-user throughput"
     cells = [c for r in table.rows for c in r.cells]
-    assert [c.text for c in cells][:5] == [MODEL, HARDWARE, "vLLM", "64", "45.2 tok/s"]
+    assert [c.text for c in cells][:5] == [FIXED.model, FIXED.hardware, "vLLM", "64", "45.2 tok/s"]
     assert all(doc.text[c.start:c.end] == c.text for c in cells)
 
 
@@ -215,7 +248,7 @@ def test_quality_columns_are_not_claims():
 def test_per_gpu_cell_carries_the_per_user_operating_point_of_its_row():
     from pipeline.link.operating_point import assign_op_points
 
-    claims = [c for c in extract_claims(_doc(pipe())) if c.family == "token_throughput"]
+    claims = [c for c in extract_claims(_doc(pipe(FIXED))) if c.family == "token_throughput"]
     per_gpu = [c for c in claims if c.scope == "per_gpu"]
     per_user = {c.sentence_start: c.value for c in claims if c.scope == "per_user"}
     assert [per_user[c.sentence_start] for c in per_gpu] == [45.2, 51.0]
@@ -270,7 +303,31 @@ def test_pdf_page_falls_back_to_its_text_when_the_layout_fails(monkeypatch):
         raise ValueError("no layout")
 
     monkeypatch.setattr(tables_pdf, "page_tables", broken)
-    doc = ingest_bytes(pdf(False), "bench.pdf")      # single-spaced text: nothing aligned
+    doc = ingest_bytes(pdf(FIXED, False), "bench.pdf")      # single-spaced text: nothing aligned
     assert doc.tables == [] and _claims(doc)       # the text's figures are still read
-    spaced = tables_pdf.text_fallback(whitespace(), 1)
+    spaced = tables_pdf.text_fallback(whitespace(FIXED), 1)
     assert len(spaced) == 1 and spaced[0].source == "pdf-text" and spaced[0].rows[0].cells[0].page == 1
+
+
+# ---------------------------------------------------------------------- fuzz: spans stay exact
+_PARTS = ["|", " | ", "---", "|---|---|", "\n", "\n\n", "  ", "   ", "\t", "64", "3,018", "1.5x", "12 ms",
+          "Throughput (tok/s)", "Model", "TTFT", "<table>", "</table>", "<tr>", "<td>", "</td>", "<th>",
+          "colspan=\"2\"", "Llama 3.1 70B", "vLLM", "8 x H100", "N/A", "--", "**", "#", "# Title", "x"]
+
+
+def test_readers_keep_every_cell_span_exact_on_any_text():
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(_PARTS), max_size=60))
+    def check(parts):
+        text = "".join(parts)
+        for t in find_tables(text):
+            assert 0 <= t.start <= t.end <= len(text)
+            for r in t.header_rows + t.rows:
+                for c in r.cells:
+                    assert text[c.start:c.end] == c.text
+        for c in extract_claims(_doc(text)):
+            assert text[c.start:c.end] == c.surface
+
+    check()

@@ -344,11 +344,31 @@ _BLOCK_TAG_RE = re.compile(r"<(?:li|ul|ol|p|div|table|h\d)\b", re.I)
 MAX_SOURCE_TABLE = 200_000   # characters of one HTML table read at most
 
 
+def _source_table_spans(text: str):
+    """``<table ...>...</table>`` matches, found from each closing tag back to its opening
+    one (a text of many unclosed tables costs one pass, not one per table)."""
+    lower = text.lower() if ("<T" in text or "</T" in text) else text
+    pos = 0
+    while True:
+        close = lower.find("</table", pos)
+        if close < 0:
+            return
+        open_ = lower.rfind("<table", pos, close)
+        end = lower.find(">", close)
+        if end < 0:
+            return
+        if open_ >= 0:
+            m = _TABLE_RE.match(text, open_, end + 1)
+            if m:
+                yield m
+        pos = end + 1
+
+
 def html_source_tables(text: str) -> list[Table]:
     """``<table>`` elements written into a Markdown or text file as HTML source (READMEs
     do this): each cell's span is its text between the tags around it."""
     out: list[Table] = []
-    for m in _TABLE_RE.finditer(text):
+    for m in _source_table_spans(text):
         if m.end() - m.start() > MAX_SOURCE_TABLE:
             continue
         heads = [h.span() for h in _THEAD_RE.finditer(text, m.start(1), m.end(1))]
