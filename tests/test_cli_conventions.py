@@ -19,6 +19,7 @@ import pytest
 
 import pipeline
 from conftest import REPO, claims_command
+from pipeline.store import Store, StoreError, check_read_only
 
 LONG = "x" * 150
 
@@ -38,13 +39,12 @@ def test_version_comes_from_the_package_metadata(run_cli, tmp_path):
     assert pipeline.__version__ == version("claims")
 
 
-@pytest.mark.parametrize("command", [[], ["ingest"], ["sql"], ["link"], ["check"], ["export"]])
-def test_flags_are_shown_without_a_value(run_cli, tmp_path, command):
-    proc = run_cli(*command, "--help", cwd=tmp_path, env={"COLUMNS": "200"}, check=True)
-    assert "<bool>" not in proc.stdout
-    if command == ["ingest"]:
-        strict = next(ln for ln in proc.stdout.splitlines() if "--strict" in ln)
-        assert re.search(r"--strict\s+Exit 1", strict), strict
+def test_flags_are_shown_without_a_value(run_cli, tmp_path):
+    for command in ([], ["ingest"], ["sql"]):
+        proc = run_cli(*command, "--help", cwd=tmp_path, env={"COLUMNS": "200"}, check=True)
+        assert "--help" in proc.stdout and "<bool>" not in proc.stdout
+    strict = next(ln for ln in proc.stdout.splitlines() if "--debug" in ln)     # sql --help
+    assert re.search(r"--debug\s+Show tracebacks", strict), strict
 
 
 def _sql(*args: str, stdin: str | None = None, cwd: Path) -> subprocess.CompletedProcess:
@@ -96,23 +96,35 @@ def test_csv_json_jsonl_and_markdown(db, tmp_path):
     assert md == ["| name | v |", "|---|---:|", "| a\\|b | 2.5 |"]
 
 
-@pytest.mark.parametrize("query", [
-    "PIVOT claims ON family USING count(*)",
-    "UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b INTO NAME k VALUE v",
-    "SUMMARIZE documents", "DESCRIBE claims", "SHOW TABLES", "SHOW claims",
-    "EXPLAIN ANALYZE SELECT count(*) FROM claims", "FROM documents LIMIT 1", "VALUES (1)",
-])
-def test_read_only_statements_beyond_select_run(db, tmp_path, query):
-    proc = _sql(query, "--db", str(db), "-f", "json", cwd=tmp_path)
+READS = ["PIVOT claims ON family USING count(*)",
+         "UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b INTO NAME k VALUE v",
+         "SUMMARIZE documents", "DESCRIBE claims", "SHOW TABLES", "SHOW claims",
+         "EXPLAIN ANALYZE SELECT count(*) FROM claims", "FROM documents LIMIT 1", "VALUES (1)"]
+
+
+def test_read_only_statements_beyond_select_run(db, tmp_path):
+    """Each passes the statement check and runs on the tool's read-only, sandboxed
+    connection; the first also end to end."""
+    with Store.open(db, read_only=True) as store:
+        for query in READS:
+            check_read_only(query)
+            assert store.query(query)[1], query
+    proc = _sql(READS[0], "--db", str(db), "-f", "json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)
 
 
-@pytest.mark.parametrize("query", ["EXPLAIN ANALYZE CREATE TEMP TABLE t AS SELECT 1",
-                                   "EXPLAIN ANALYZE DELETE FROM claims",
-                                   "EXPLAIN (ANALYZE) UPDATE documents SET title = 'x'"])
-def test_explain_analyze_of_a_write_is_refused(db, tmp_path, query):
-    proc = _sql(query, "--db", str(db), cwd=tmp_path)
+WRITES_IN_EXPLAIN = ["EXPLAIN ANALYZE CREATE TEMP TABLE t AS SELECT 1",
+                     "EXPLAIN ANALYZE DELETE FROM claims",
+                     "EXPLAIN (ANALYZE) UPDATE documents SET title = 'x'",
+                     "-- a comment first\nEXPLAIN ANALYZE INSERT INTO links SELECT * FROM links"]
+
+
+def test_explain_analyze_of_a_write_is_refused(db, tmp_path):
+    for query in WRITES_IN_EXPLAIN:
+        with pytest.raises(StoreError, match=r"^refused: .*\(inside EXPLAIN\)$"):
+            check_read_only(query)
+    proc = _sql(WRITES_IN_EXPLAIN[0], "--db", str(db), cwd=tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith("error: refused") and line.endswith("(inside EXPLAIN)")
@@ -168,10 +180,9 @@ def test_manifests_as_csv_or_tsv(run_cli, tmp_path, name, sep):
     db = tmp_path / "m.duckdb"
     proc = run_cli("ingest", str(folder), "--db", str(db), cwd=tmp_path, check=True)
     assert proc.stdout.strip().splitlines()[-1].startswith("1 files: 1 new")   # the manifest is no file
-    out = run_cli("sql", "SELECT role, role_source, publisher, published FROM documents",
-                  "--db", str(db), "-f", "json", cwd=tmp_path, check=True).stdout
-    assert json.loads(out) == [{"role": "secondary", "role_source": "manifest",
-                                "publisher": "Some, Outlet", "published": "2025-02-03"}]
+    with Store.open(db, read_only=True) as store:
+        got = store.query("SELECT role, role_source, publisher, published::VARCHAR FROM documents")[1]
+    assert got == [("secondary", "manifest", "Some, Outlet", "2025-02-03")]
 
 
 def test_readme_first_line_installs_the_tool_alone_and_ci_runs_the_second():
