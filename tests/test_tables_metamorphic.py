@@ -331,3 +331,12 @@ def test_readers_keep_every_cell_span_exact_on_any_text():
             assert text[c.start:c.end] == c.surface
 
     check()
+
+
+def test_blank_setting_and_identifier_cells_repeat_the_row_above():
+    text = ("| Model | GPUs | Input Length | Output Length | Throughput (out tok/s/GPU) |\n|---|---|---|---|---|\n"
+            "| Llama 3.1 70B | 1 | 128 | 128 | 3,803 |\n|  | 8 |  |  | 3,700 |\n|  | 1 |  | 2048 | 2,941 |\n"
+            "|  |  |  |  |  |\n| Mixtral 8x7B | 2 | 128 | 128 | 5,100 |\n")
+    got = [(c.value, c.model, c.hw_count, c.isl, c.osl) for c in extract_claims(_doc(text)) if c.in_table]
+    assert got == [(3803, "Llama 3.1 70B", 1, 128, 128), (3700, "Llama 3.1 70B", 8, 128, 128),
+                   (2941, "Llama 3.1 70B", 1, 128, 2048), (5100, "Mixtral 8x7B", 2, 128, 128)]

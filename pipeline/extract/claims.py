@@ -295,21 +295,34 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
 
     def _row_numbers(self, table: Table, row) -> list[tuple]:
         """(cell, Claim fields it sets) for each setting and identifier cell of a row: the
-        row's conditions, read once per row for every figure of the row."""
+        row's conditions, read once per table for every figure of its rows. A blank
+        setting or identifier cell repeats the one above it ("| Llama-70B | 1 |" over
+        "|  | 8 |": the second row is Llama-70B too), up to a blank row or a new section."""
         hit = self._row_numbers_cache.get(id(row))
         if hit is None:
-            hit = self._row_numbers_cache[id(row)] = []
-            for other in row.cells:
-                header = table.column_header(other.col)
-                col = self.typer.column(header)
-                if col.kind == "setting" and col.field:
-                    values = setting_values(col.field, header, other.text)
-                elif col.kind == "ident" and col.field in ("model", "engine", "dtype", "hardware"):
-                    values = self._ident_values(col.field, other.text)
-                else:
-                    continue
-                if values:
-                    hit.append((other, values))
+            carry = not getattr(table, "transposed", False)
+            above: dict[int, tuple] = {}
+            section = None
+            for r in table.rows:
+                if r.section != section or not any(clean(c.text) for c in r.cells):
+                    above, section = {}, r.section
+                got = self._row_numbers_cache[id(r)] = []
+                for other in r.cells:
+                    header = table.column_header(other.col)
+                    col = self.typer.column(header)
+                    if col.kind == "setting" and col.field:
+                        values = setting_values(col.field, header, other.text)
+                    elif col.kind == "ident" and col.field in ("model", "engine", "dtype", "hardware"):
+                        values = self._ident_values(col.field, other.text)
+                    else:
+                        continue
+                    if values:
+                        got.append((other, values))
+                        above[other.col] = (other, values)
+                if carry:
+                    filled = {c.col for c in r.cells if clean(c.text)}
+                    got += [v for col, v in above.items() if col not in filled]
+            hit = self._row_numbers_cache.get(id(row), [])
         return hit
 
     def _ident_values(self, field: str, text: str) -> dict:
@@ -368,6 +381,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if count is not None and claim.accelerator and claim.hw_count in (None, 1, count):
             claim.hw_count = count
             claim.hardware = f"{count} x {claim.accelerator}"
+        elif count is not None and hw is None:
+            claim.hw_count = count   # "#GPUs: 8" with no accelerator named anywhere
         claim.engine, claim.dtype = engine, dtype
         if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
             claim.scope = "per_user"
