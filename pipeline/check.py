@@ -32,7 +32,8 @@ from functools import lru_cache
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, consistent
 from pipeline.link.measure import param_kind
-from pipeline.link.keys import (basis_key, comparison_differs, engine_key, model_key, norm,
+from pipeline.link.keys import (basis_key, comparison_differs, engine_key, hardware_relation,
+                                model_key, norm,
                                 scope_key, token_kind_key)
 from pipeline.model import Claim, Document
 from pipeline.report.record import Record
@@ -325,22 +326,25 @@ class Checker:
         # where it disagrees, the condition is open rather than different.
         soft = bool(f.inherited or p.inherited)
         cond("model", model_key(f.model), model_key(p.model), _model_match, soft)
-        qh, ph = hw_key(f), hw_key(p)
-        if qh is not None:
-            if ph is None:
-                opened.append("hardware")
-            elif qh[1] != ph[1] or (qh[0] is not None and ph[0] is not None and qh[0] != ph[0]):
-                (opened if soft else differs).append("hardware")
-            elif qh[0] is not None and ph[0] is None:
-                opened.append("hardware count")
+        hw = hardware_relation(hw_key(f), hw_key(p))
+        if hw == "open":
+            opened.append("hardware")
+        elif hw == "bad":
+            (opened if soft else differs).append("hardware")
         cond("engine", engine_key(f.engine), engine_key(p.engine))
         if q.subject_text:
             d = self.record.doc(p)
             if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path):
                 opened.append(q.subject_text)
-        cond("concurrency", f.concurrency, p.concurrency,
-             lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1))
+        cond("concurrency", f.concurrency, p.concurrency, _same_value)
         cond("statistic", norm(f.statistic), norm(p.statistic))
+        # workload settings that change the number, where the claim states them
+        for name, a, b in (("input length", f.isl, p.isl), ("output length", f.osl, p.osl),
+                           ("batch size", f.batch_size, p.batch_size),
+                           ("offered load", f.offered_load, p.offered_load)):
+            cond(name, a, b, _same_value)
+        cond("parallelism", norm(f.parallelism), norm(p.parallelism))
+        cond("precision", norm(f.dtype), norm(p.dtype))
         for name, a, b in (("phase", norm(f.phase), norm(p.phase)),
                            ("token kind", token_kind_key(f), token_kind_key(p))):
             if a and b and a != b:
@@ -767,6 +771,17 @@ def _reaches(f: Claim, p: Claim) -> bool:
     coarse "2x" does not show that 2.3x was reached.)"""
     top = max(x for x in (p.value, p.high) if x is not None)
     return top >= f.value - _full(f).p * (1 + 1e-9)
+
+
+def _same_value(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1)
+
+
+def states_settings(f: Claim) -> bool:
+    """Does the claim state a workload setting beyond concurrency (ISL/OSL, batch size,
+    offered load, parallelism, precision)? Those are compared in Python only."""
+    return any(x is not None for x in (f.isl, f.osl, f.batch_size, f.offered_load,
+                                       f.parallelism, f.dtype))
 
 
 def names_subject(f: Claim) -> bool:

@@ -55,12 +55,12 @@ import re
 from dataclasses import dataclass
 
 from pipeline.link.measure import param_kind
-from pipeline.check import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
+from pipeline.check import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
 from pipeline.link.consistency import Figure, generous_interval, rounding_interval
-from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, kind_of, model_key, norm, scope_key,
+from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation, kind_of, model_key, norm, scope_key,
                                 token_kind_key)
 from pipeline.model import Claim
 from pipeline.report.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
@@ -426,21 +426,14 @@ class _Ctx:
             cols += ["FALSE AS o_model", "FALSE AS d_model"]
         # hardware
         if self.qh is not None and not self.hws:
-            cols += ["NULL::BOOLEAN AS o_hw", "NULL::BOOLEAN AS d_hw", "NULL::BOOLEAN AS o_hwc"]
+            cols += ["NULL::BOOLEAN AS o_hw", "NULL::BOOLEAN AS d_hw"]
         elif self.qh is not None:
             classes: dict[str, list] = {}
             for hw, n, acc in self.hws:
                 ph = hw_key(Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0,
                                   family="", unit="", hardware=hw, hw_count=n, accelerator=acc))
                 qh = self.qh
-                if ph is None:
-                    code = "open"
-                elif qh[1] != ph[1] or (qh[0] is not None and ph[0] is not None and qh[0] != ph[0]):
-                    code = "bad"
-                elif qh[0] is not None and ph[0] is None:
-                    code = "count"
-                else:
-                    code = "ok"
+                code = hardware_relation(qh, ph)
                 classes.setdefault(code, []).append((hw, n, acc))
             order = [(c, t) for c in classes for t in classes[c]]
             ctes.append("hm AS (SELECT unnest({}) AS h, unnest({}) AS n, unnest({}) AS a, "
@@ -452,10 +445,9 @@ class _Ctx:
             joins += (" LEFT JOIN hm ON hm.h IS NOT DISTINCT FROM b.hardware AND hm.n IS NOT "
                       "DISTINCT FROM b.hw_count AND hm.a IS NOT DISTINCT FROM b.accelerator")
             cols += [f"(hm.code = 'open' OR (hm.code = 'bad' AND {soft})) AS o_hw",
-                     f"(hm.code = 'bad' AND NOT {soft}) AS d_hw",
-                     "(hm.code = 'count') AS o_hwc"]
+                     f"(hm.code = 'bad' AND NOT {soft}) AS d_hw"]
         else:
-            cols += ["FALSE AS o_hw", "FALSE AS d_hw", "FALSE AS o_hwc"]
+            cols += ["FALSE AS o_hw", "FALSE AS d_hw"]
         # engine, statistic: open when the figure leaves them out
         for name, qv, col, values, key in (
                 ("eng", self.qe, "b.engine", self.engines, engine_key),
@@ -550,7 +542,7 @@ class _Ctx:
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
         ctes.append(
             f"c2 AS (SELECT *, {osize} AS o_size, "
-            "(o_model OR o_hw OR o_hwc OR o_eng OR o_conc OR o_stat OR o_label) AS _open0, "
+            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_label) AS _open0, "
             "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_phase OR d_tk OR d_label) AS _diff0 "
             "FROM c1)")
         need = self.necessary(names) if early else "TRUE"
@@ -1064,6 +1056,8 @@ def _query_ok(q: Query) -> bool:
     if f.family in COMPARED_FAMILIES or q.peak or q.subject_text:
         return False
     if f.family in ACHIEVED_FAMILIES or (f.family == "parameters" and param_kind(f)):
+        return False
+    if states_settings(f):
         return False
     if not _finite_figure(_full_fig(f)):
         return False

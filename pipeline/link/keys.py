@@ -290,3 +290,17 @@ def kind_of(token_kind: str | None, phase: str | None) -> str | None:
     """``token_kind_key`` over the two stored columns (the SQL checker classifies each
     distinct pair with it)."""
     return norm(token_kind) or _PHASE_KIND.get(norm(phase) or "")
+
+
+def hardware_relation(q: tuple[int | None, str] | None, p: tuple[int | None, str] | None) -> str:
+    """How a figure's hardware key stands to a claim's: ``ok`` (the same accelerator, and the
+    same count where both state one: a bare "B200" holds for any count of it, as in
+    linking), ``open`` (the figure names none) or ``bad``. The checker and its SQL path
+    both classify with this one rule."""
+    if q is None:
+        return "ok"
+    if p is None:
+        return "open"
+    if q[1] != p[1] or (q[0] is not None and p[0] is not None and q[0] != p[0]):
+        return "bad"
+    return "ok"

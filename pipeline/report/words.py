@@ -112,6 +112,9 @@ def value_words(c: Claim) -> str:
         return f"{num} tokens"
     if c.unit in ("%", "x"):
         return num + c.unit
+    if c.value_text and c.unit_text and c.unit_text.strip() and num == c.value_text:
+        # the number as written goes with the unit as written: "20 ms", not "20 s"
+        return f"{num} {' '.join(c.unit_text.split())}"
     return f"{num} {c.unit}" if c.unit and c.unit != "count" else num
 
 
