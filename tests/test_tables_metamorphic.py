@@ -340,3 +340,22 @@ def test_blank_setting_and_identifier_cells_repeat_the_row_above():
     got = [(c.value, c.model, c.hw_count, c.isl, c.osl) for c in extract_claims(_doc(text)) if c.in_table]
     assert got == [(3803, "Llama 3.1 70B", 1, 128, 128), (3700, "Llama 3.1 70B", 8, 128, 128),
                    (2941, "Llama 3.1 70B", 1, 128, 2048), (5100, "Mixtral 8x7B", 2, 128, 128)]
+
+
+def test_html_cells_with_markup_and_row_headers_map_onto_the_converted_text():
+    page = ("<html><head><title>Results</title></head><body><main><h2>Throughput on H100</h2>"
+            "<p>This page lists the throughput of two engines for the Llama 3.1 8B model on one H100 in our lab "
+            "setting, measured with the same script for both.</p><table>"
+            "<tr><td><b>Engine</b></td><td><b>Output throughput</b> (tok/s)</td><td>TTFT&nbsp;(ms)</td></tr>"
+            "<tr><th scope='row'><a href='https://example.org'>vLLM</a></th><td><strong>2,510</strong></td>"
+            "<td>35.1</td></tr><tr><th scope='row'>SGLang</th><td>2,730</td><td>31.9</td></tr></table>"
+            "<p>We will update this table after the next release of both engines, with more models.</p>"
+            "</main></body></html>").encode()
+    doc = ingest_bytes(page, "results.html")
+    (t,) = doc.tables
+    assert t.header == ["Engine", "Output throughput (tok/s)", "TTFT (ms)"]
+    got = [(c.surface, c.value, c.family, c.engine, c.model) for c in extract_claims(doc)]
+    assert got == [("2,510", 2510, "token_throughput", "vLLM", "Llama 3.1 8B"),
+                   ("35.1", 0.0351, "latency", "vLLM", "Llama 3.1 8B"),
+                   ("2,730", 2730, "token_throughput", "SGLang", "Llama 3.1 8B"),
+                   ("31.9", 0.0319, "latency", "SGLang", "Llama 3.1 8B")]

@@ -14,16 +14,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.ingest.tables import caption_above, clean, context_before, join_header, pipe_tables
+from pipeline.ingest.tables import caption_above, clean, context_before, join_header, pipe_cells, pipe_tables
 from pipeline.model import Cell, Row, Table
 
 _DIGIT_RE = re.compile(r"\d")
+_EDGE_OPEN_RE = re.compile(r"(?:\*\*|__|`|\*|_)")
+_EDGE_CLOSE_RE = re.compile(r"(?:\*\*|__|`|\*|_)$")
 WINDOW = 4000          # how far past the previous row a row's text may be looked for
 MAX_CELLS = 20000      # a page's table cells read at most (huge generated pages)
 
 
 def _norm(s: str) -> str:
-    return " ".join(s.split())
+    return " ".join(s.replace("\u00a0", " ").split())
 
 
 def _dom_rows(table: Any) -> tuple[list[tuple[bool, list[tuple[int, str]]]], str]:
@@ -54,33 +56,45 @@ def _dom_rows(table: Any) -> tuple[list[tuple[bool, list[tuple[int, str]]]], str
     return rows, caption
 
 
+def _trim_markup(text: str, s: int, e: int) -> tuple[int, int]:
+    """A pipe cell's span without the emphasis the converter wrapped it in."""
+    while True:
+        m = _EDGE_OPEN_RE.match(text, s, e)
+        n = _EDGE_CLOSE_RE.search(text, s, e)
+        if not (m and n and m.end() <= n.start()):
+            return s, e
+        s, e = m.end(), n.start()
+
+
 def _find_row(text: str, cells: list[tuple[int, int, str]], pos: int) -> tuple[list[Cell], int] | None:
-    """The cells of one DOM row found on a pipe line at or after ``pos``."""
-    wanted = [(col, t) for col, _, t in cells if t]
+    """The cells of one DOM row on the first pipe line at or after ``pos`` whose cells
+    read the same (markup aside): each DOM cell gets its pipe cell's span."""
+    wanted = [(col, _norm(t)) for col, _, t in cells if _norm(t)]
     if not wanted:
         return None
-    first = wanted[0][1]
     limit = min(len(text), pos + WINDOW)
-    k = pos
-    while True:
-        k = text.find(first, k, limit)
-        if k < 0:
-            return None
-        ls = text.rfind("\n", 0, k) + 1
+    for ls, le in _pipe_lines(text, pos, limit):
+        pcells = [c for c in pipe_cells(text, ls, le) if _norm(clean(c.text))]
+        if len(pcells) != len(wanted):
+            continue
+        if all(_norm(clean(c.text)) == t for c, (_, t) in zip(pcells, wanted)):
+            out = []
+            for c, (col, _) in zip(pcells, wanted):
+                s, e = _trim_markup(text, c.start, c.end)
+                out.append(Cell(s, e, col, text[s:e]))
+            return out, le
+    return None
+
+
+def _pipe_lines(text: str, pos: int, limit: int):
+    """(start, end) of the pipe lines starting in ``text[pos:limit]``."""
+    k = text.rfind("\n", 0, pos) + 1
+    while k < limit:
         le = text.find("\n", k)
         le = len(text) if le < 0 else le
-        if text[ls:k].lstrip().startswith("|"):
-            found, cur, ok = [], k, True
-            for col, t in wanted:
-                at = text.find(t, cur, le)
-                if at < 0:
-                    ok = False
-                    break
-                found.append(Cell(at, at + len(t), col, t))
-                cur = at + len(t)
-            if ok:
-                return found, le
-        k += 1
+        if text[k:le].lstrip().startswith("|"):
+            yield k, le
+        k = le + 1
 
 
 def dom_tables(tree: Any, text: str) -> list[Table]:
