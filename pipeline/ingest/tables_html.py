@@ -132,19 +132,13 @@ def dom_tables(tree: Any, text: str) -> list[Table]:
             heads, data = [data[0]], data[1:]
         if not data:
             continue
-        # a DOM cell spanning columns heads each of them
-        spans = {}
-        for is_head, cells in rows:
-            if is_head:
-                for col, span, t in cells:
-                    spans[(id(cells), col)] = span
         ncols = max(max((col + span for col, span, _ in cells), default=0) for _, cells in rows)
         grid = []
         for is_head, cells in rows:
             if not is_head:
                 continue
             line = [""] * ncols
-            for col, span, t in cells:
+            for col, span, t in cells:   # a cell spanning columns heads each of them
                 for k in range(col, min(ncols, col + span)):
                     line[k] = clean(t)
             grid.append(line)
