@@ -1,4 +1,4 @@
-"""A claim in plain words -> a verdict with evidence (CLAIMS.md §4).
+"""A claim in plain words -> a verdict with evidence (docs/claims-model.md §4).
 
 The sentence is read by the same extractor that reads documents, so "topped 1,000 tokens a
 second per user" becomes a figure with comparator, unit, family, scope and whatever
@@ -7,16 +7,19 @@ subject and conditions the words name. A parameter-size figure beside it ("on mo
 ``model_params`` or by a parameters claim on the same model.
 
 Each primary figure of the same family is then compared with the claim, condition by
-condition (model, hardware, engine, concurrency, statistic, model size, money label) and
-by value, with the link stage's rounding- and comparator-aware consistency:
+condition (model, hardware, engine, concurrency and the other settings the claim states,
+statistic, phase and token kind, model size, money label, parameter kind, and for a
+comparison its baseline, direction and measured quantity) and by value, with the link
+stage's rounding- and comparator-aware consistency:
 
 * ``supported``: a primary figure states every condition the claim states and its value
-  meets the claim. A claim with no subject is met by any such figure.
-* ``contradicted``: primary figures on exactly that quantity rule the claim out: a lower
-  figure refutes "up to"/"at most" claims only if it is itself a bound ("up to 376" against
-  "tops 500"); a higher one refutes an upper bound; a point claim is contradicted when the
-  matching figures agree among themselves and not with it. A single operating point below
-  a "more than" claim is context, not refutation.
+  meets the claim. A claim with no subject is met by any such figure; "up to N" is met
+  only by a figure that reaches N.
+* ``contradicted``: primary figures on exactly that quantity rule the claim out: the same
+  comparison going the other way; for "up to N" the best figure below N; a higher figure
+  against a ceiling; a bound below a floor ("up to 376" against "tops 500"), or operating
+  points below it when the claim fixes the hardware and they pin one value; for a point
+  claim, matching figures that agree among themselves and not with it.
 * ``unproven``: nothing meets it. The answer names the best figure the record has, and the
   best one under the claim's conditions.
 * ``ambiguous``: the claim states no denominator. When a primary figure on the same subject
@@ -103,7 +106,7 @@ class Query:
     negated: bool = False
     others: list[Claim] = field(default_factory=list)
     settled_scope: str | None = None   # denominator taken from a primary figure
-    peak: bool = False                  # "up to N": claims a best case of N (CLAIMS.md §4)
+    peak: bool = False                  # "up to N": claims a best case of N (docs/claims-model.md §4)
     subject_text: str | None = None     # a leading name the vocabularies do not know
 
     def reading(self) -> str:
@@ -786,7 +789,7 @@ def states_settings(f: Claim) -> bool:
 
 def names_subject(f: Claim) -> bool:
     """Does the claim name what it is about? Without a model, hardware, engine or baseline
-    it says only that *some* system reached the figure (CLAIMS.md §4)."""
+    it says only that *some* system reached the figure (docs/claims-model.md §4)."""
     return any(x is not None for x in (f.model, f.hardware, f.accelerator, f.engine, f.baseline))
 
 

@@ -117,7 +117,7 @@ class Document:
 
 @dataclass
 class Claim:
-    """One numeric figure about how a system performs, costs or is sized (CLAIMS.md §1).
+    """One numeric figure about how a system performs, costs or is sized (docs/claims-model.md §1).
 
     ``text[start:end] == surface`` always holds; ``value`` is in the family's canonical
     unit (tokens/s, requests/s, s, x, %, USD, count, bytes, bytes/s, FLOP/s, W).
@@ -166,7 +166,7 @@ class Claim:
     implied: bool = False
     inherited: bool = False        # subject carried from the paragraph or title
     in_table: bool = False
-    # A comparison (a ratio or percent that sets two things side by side, CLAIMS.md §1):
+    # A comparison (a ratio or percent that sets two things side by side, docs/claims-model.md §1):
     # what it is compared against (never the figure's own engine or hardware), which way
     # it goes ("up": faster/higher/more, "down": slower/lower/fewer/reduces) and the
     # quantity it is a ratio or share of (throughput, latency, cost, memory, ...).
@@ -182,7 +182,7 @@ class Claim:
 
 @dataclass
 class Link:
-    """A relation between two claims (CLAIMS.md §3); ``detail`` says why in plain words."""
+    """A relation between two claims (docs/claims-model.md §3); ``detail`` says why in plain words."""
 
     src: str
     dst: str

@@ -1,4 +1,4 @@
-"""What is not a claim, though it is a number next to a unit-like word (CLAIMS.md §1).
+"""What is not a claim, though it is a number next to a unit-like word (docs/claims-model.md §1).
 
 A figure needs a measured quantity of a system. The rules here are general, each a reason
 a reader would give for skipping a number (docs/extraction.md lists them):

@@ -103,7 +103,7 @@ class AtLineStart:
 
 HEADINGS = AtLineStart(r"#{1,6}[ \t]")
 SECTION_REACH = 1500  # how far back a section's subject carries, in characters
-# "up to N", "as much as N": a best case of N (CLAIMS.md §4), not a ceiling that any lower
+# "up to N", "as much as N": a best case of N (docs/claims-model.md §4), not a ceiling that any lower
 # figure meets; "at most", "no more than", "under" stay ceilings.
 PEAK_LEAD_RE = re.compile(r"(?i)\b(?:up\s+to|as\s+(?:much|many|high|fast|large|low|little)\s+as)"
                           r"\s+(?:an?\s+|about\s+|around\s+|roughly\s+|~\s*)?[*_]*\s*$")

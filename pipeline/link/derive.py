@@ -5,7 +5,7 @@ increase (a/b - 1), a share (a/b) or a decrease (1 - a/b); a ratio is a/b. Each 
 ``derives`` link from the ratio claim to the numerator, with the denominator in ``other``,
 the computed value, and whether the stated value agrees.
 
-Only where a reader would see the arithmetic (CLAIMS.md §3): both operands in the ratio's
+Only where a reader would see the arithmetic (docs/claims-model.md §3): both operands in the ratio's
 own sentence (a table row is its cells' sentence) or the sentences just before and after
 it, of a family the ratio can be computed from (not parameter or token counts, which
 coincide with any percent; and throughput for a throughput ratio, latency for a latency

@@ -1,4 +1,4 @@
-"""Findings on single claims, read off the links (CLAIMS.md §3).
+"""Findings on single claims, read off the links (docs/claims-model.md §3).
 
 * ``unsourced``: a secondary claim that no primary claim supports or restates (a derived
   check whose two operands both sit in primary documents also counts as a source).

@@ -1,7 +1,7 @@
 """Quantity keys and subject normalisation.
 
 Two claims can only be compared when they measure the same quantity of the same subject
-(CLAIMS.md §3). The extractor already gives canonical names; this module only removes what
+(docs/claims-model.md §3). The extractor already gives canonical names; this module only removes what
 spelling can still vary (case, spacing, punctuation, an owner's possessive) and expands
 named systems into "N x ACC" so that "DGX B200" and "8 x B200" are one configuration.
 Everything is cached: a corpus holds few distinct names but millions of claims.
@@ -241,7 +241,7 @@ def _baseline_match(a: str, b: str) -> bool:
 
 
 def comparison_differs(q: Claim, p: Claim) -> list[tuple[str, str]]:
-    """How a comparison ``p`` stands to ``q`` (CLAIMS.md §3: for ratios and percents the
+    """How a comparison ``p`` stands to ``q`` (docs/claims-model.md §3: for ratios and percents the
     baseline, the measured quantity and the direction must agree too).
 
     Returns (what, how) pairs, how being ``open`` (``q`` states it, ``p`` does not),

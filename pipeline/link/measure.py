@@ -1,6 +1,6 @@
 """What a figure measures beyond its family, read from the words around it.
 
-CLAIMS.md §3: two claims measure the same quantity when family, scope, statistic, phase and
+docs/claims-model.md §3: two claims measure the same quantity when family, scope, statistic, phase and
 subject agree. For throughput, latency and money the family and scope say enough; for the
 generic families they do not. "93.3%" and "42.5%" in one sentence about DeepSeek-V2 are a
 KV-cache reduction and a training-cost saving; "236B" and "21B" are total and activated

@@ -62,7 +62,7 @@ class Prepared:
 
 def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
     """Build the comparison record of one claim; ``role`` is its document's role."""
-    # "up to 660" states a best case of 660 (CLAIMS.md §4): it agrees with 660, not with
+    # "up to 660" states a best case of 660 (docs/claims-model.md §4): it agrees with 660, not with
     # every lower figure; and a bound is no rival of an operating point (never a conflict)
     cmp = c.comparator or "="
     fig = Figure(c.value, c.low, c.high, "=" if cmp == "<=" else cmp, c.precision)

@@ -1,4 +1,4 @@
-"""Pairwise relations between claims of different documents (CLAIMS.md §3).
+"""Pairwise relations between claims of different documents (docs/claims-model.md §3).
 
 Claims are blocked on their subject (model, else hardware); inside a block they are
 sorted by the low end of their interval and swept, so each claim meets only the claims
