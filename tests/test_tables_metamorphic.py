@@ -359,3 +359,13 @@ def test_html_cells_with_markup_and_row_headers_map_onto_the_converted_text():
                    ("35.1", 0.0351, "latency", "vLLM", "Llama 3.1 8B"),
                    ("2,730", 2730, "token_throughput", "SGLang", "Llama 3.1 8B"),
                    ("31.9", 0.0319, "latency", "SGLang", "Llama 3.1 8B")]
+
+
+def test_a_unit_line_below_the_table_gives_its_cells_their_unit():
+    text = ("Time to first token by engine.\n\n| Engine | TTFT | Concurrency |\n|---|---|---|\n"
+            "| vLLM | 120 | 64 |\n| SGLang | 98 | 64 |\n\nUnit: ms\n")
+    got = [(c.surface, c.value, c.family, c.phase, c.engine) for c in extract_claims(_doc(text))]
+    assert got == [("120", 0.12, "latency", "ttft", "vLLM"), ("98", 0.098, "latency", "ttft", "SGLang")]
+    spaced = text.replace("| Engine | TTFT | Concurrency |\n|---|---|---|\n| vLLM | 120 | 64 |\n| SGLang | 98 | 64 |",
+                          "Engine    TTFT    Concurrency\nvLLM       120             64\nSGLang      98             64")
+    assert [(c.value, c.engine) for c in extract_claims(_doc(spaced))] == [(0.12, "vLLM"), (0.098, "SGLang")]

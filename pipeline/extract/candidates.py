@@ -17,7 +17,7 @@ from pipeline.extract.patterns import (
     TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     UNIT_BEFORE_RE,
 )
-from pipeline.extract.tables import cell_column, clean, header_magnitude
+from pipeline.extract.tables import caption_unit, cell_column, clean, header_magnitude
 from pipeline.extract.units import (
     cents_after, currency_after, currency_before, per_basis, read_unit, UnitHit,
 )
@@ -303,11 +303,20 @@ class CandidateFinder:
             return None
         header = table.column_header(cl.col)
         col = cell_column(table, cl.col, self.typer)
-        if col.kind != "figure":
+        if col.kind not in ("figure", "label") or not header:
             return None
         hit = self._header_unit(header)
         if hit is not None and hit.entry.family != col.family:
             hit = None
+        if hit is None and table.caption and col.family in (None, "latency", "token_throughput", "request_throughput"):
+            # the caption's unit ("Unit: ms", "TTFT in ms") when the header writes none
+            hit = caption_unit(table.caption, self._header_unit)
+            if hit is not None and col.family is not None and hit.entry.family != col.family:
+                hit = None
+            if hit is not None and col.kind == "label" and hit.entry.family not in ("latency", "token_throughput", "request_throughput", "memory", "bandwidth", "money", "power"):
+                hit = None
+        if col.kind == "label" and hit is None:
+            return None
         if hit is None:
             entry = _DEFAULT_ENTRY.get(col.family)
             if entry is None:

@@ -285,6 +285,19 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
     return figures >= 2 and figures * 2 >= len(t.rows)
 
 
+_CAPTION_UNIT_RE = re.compile(r"(?i)\b(?:units?\s*[:=]?|(?:are\s+)?in)\s+([A-Za-z%µ$][\w%/$.-]*(?:\s+per\s+\w+)?)")
+
+
+def caption_unit(caption: str, unit_of):
+    """The unit a caption or a "Unit: ..." line gives every cell ("Unit: ms", "TTFT in
+    ms", "all figures in tok/s"), read as a header unit; None if it gives none."""
+    for m in _CAPTION_UNIT_RE.finditer(caption):
+        hit = unit_of(f"({m.group(1)})")
+        if hit is not None:
+            return hit
+    return None
+
+
 def cell_column(table: Table, col: int, typer: HeaderTyper) -> Column:
     """What the cells of column ``col`` of ``table`` are. In a transposed table whose
     rows are benchmarks, a row without a measured unit is a quality score."""

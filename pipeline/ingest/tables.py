@@ -54,6 +54,22 @@ def caption_above(text: str, table_start: int) -> str:
     return ""
 
 
+_UNIT_LINE_RE = re.compile(r"(?i)^\W{0,4}(?:units?\b|all\s+(?:figures|numbers|values|results)\s+(?:are\s+)?in\b|figures\s+in\b)")
+
+
+def with_unit_lines(text: str, tables: list[Table]) -> list[Table]:
+    """Append to each table's caption a "Unit: ..." line just below it (within two lines),
+    where a table may state the unit of all its cells."""
+    for t in tables:
+        after = text[t.end:t.end + 400].lstrip("\n").split("\n", 2)
+        for line in after[:2]:
+            if line.strip():
+                if _UNIT_LINE_RE.match(clean(line)):
+                    t.caption = f"{t.caption} {clean(line)}".strip()
+                break
+    return tables
+
+
 def context_before(text: str, table_start: int) -> str:
     """The last heading and the last paragraph before the table (a few hundred
     characters), where a table's subject is often named."""
@@ -415,4 +431,4 @@ def text_tables(text: str) -> list[Table]:
         tables += [t for t in html_source_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
     if "  " in text or "\t" in text:
         tables += whitespace_tables(text, skip=sorted((t.start, t.end) for t in tables))
-    return sorted(tables, key=lambda t: t.start)
+    return with_unit_lines(text, sorted(tables, key=lambda t: t.start))

@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.ingest.tables import caption_above, clean, context_before, join_header, pipe_cells, pipe_tables
+from pipeline.ingest.tables import (
+    caption_above, clean, context_before, join_header, pipe_cells, pipe_tables, with_unit_lines,
+)
 from pipeline.model import Cell, Row, Table
 
 _DIGIT_RE = re.compile(r"\d")
@@ -162,8 +164,8 @@ def dom_tables(tree: Any, text: str) -> list[Table]:
         out.append(t)
         pos = t.end
     if not out:
-        return pipes
+        return with_unit_lines(text, pipes)
     taken = [(t.start, t.end) for t in out]
     out += [p for p in pipes if not any(s < p.end and p.start < e for s, e in taken)]
     out.sort(key=lambda t: t.start)
-    return out
+    return with_unit_lines(text, out)

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from pipeline.ingest.tables import (
-    aligned_table, caption_above, clean, context_before, join_header, whitespace_tables,
+    aligned_table, caption_above, clean, context_before, join_header, whitespace_tables, with_unit_lines,
 )
 from pipeline.model import Cell, Row, Table
 
@@ -59,7 +59,7 @@ def page_tables(page: Any, text: str, number: int) -> list[Table]:
     covered = [(t.start, t.end) for t in tables]
     tables += _unruled(text, number, tuples, covered)
     tables.sort(key=lambda t: t.start)
-    return tables
+    return with_unit_lines(text, tables)
 
 
 # ---------------------------------------------------------------------- ruled
