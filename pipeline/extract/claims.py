@@ -64,6 +64,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._baselines: dict[int, tuple[int, int]] = {}  # id(cand) -> its baseline's span
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
+        self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self.typer = HeaderTyper(vocab, self._header_unit)
         self.tables = TableIndex(prepare_tables(
@@ -127,6 +128,12 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if c.family == "request_throughput" and notclaims.is_offered_load(lead):
             self.offered.setdefault(s_start, c.value)
             return True
+        if c.family == "tokens":
+            own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
+            which = notclaims.length_setting(own)
+            if which is not None:
+                self.lengths.setdefault((s_start, which), c.value)
+                return True
         if c.family in ("latency", "money") and not notclaims.names_a_system(self.text[s_start:s_end]):
             names = self.names_near(s_start)
             return not any(s_start <= n.start < s_end for n in names)
@@ -425,10 +432,15 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
                     claim.model = src.model
         built[id(c)] = claim
     claims = sorted(built.values(), key=lambda c: (c.start, c.end))
-    if ex.offered:
+    if ex.offered or ex.lengths:
+        # settings read as such are conditions of the sentence's figures
         for c in claims:
             if c.offered_load is None and c.sentence_start in ex.offered:
                 c.offered_load = ex.offered[c.sentence_start]
+            for which in ("isl", "osl"):
+                v = ex.lengths.get((c.sentence_start, which))
+                if v is not None and getattr(c, which) is None:
+                    setattr(c, which, v)
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     share_conditions(claims)

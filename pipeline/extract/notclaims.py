@@ -7,6 +7,8 @@ a reader would give for skipping a number (docs/extraction.md lists them):
   price or a size;
 * offered load: "at 16 QPS" sets the load a system was measured under, a setting of the
   figures beside it (``Claim.offered_load``), not a throughput the system reached;
+* length settings: "with an input length of 128k tokens" is the ISL of the figures beside
+  it (``Claim.isl``/``osl``), not a size (a "median input of 142K tokens" stays a claim);
 * worked examples: a time or a price in a sentence that names no system and no computing
   word ("it takes 40 minutes to mow the lawn") describes no measured system.
 
@@ -23,10 +25,21 @@ _TEX_RE = re.compile(r"\\[A-Za-z]+|[\^_{}]")
 
 # "at 16 QPS", "under a request rate of 8 req/s", "with an arrival rate of 2 requests/s"
 OFFERED_LEAD_RE = re.compile(
-    r"(?i)(?:\b(?:at|under|with|for)\s+(?:an?\s+|the\s+)?(?:(?:request|arrival|query|input)"
-    r"\s+rates?\s+(?:of\s+)?|(?:offered\s+)?load\s+of\s+|QPS\s+(?:of\s+)?|RPS\s+(?:of\s+)?)?"
-    r"|\b(?:request|arrival|query)\s+rates?\s*(?:of|=|:)?\s*|\boffered\s+load\s*(?:of|=|:)?\s*)"
+    r"(?i)(?:\b(?:at|under|with|for)\s+(?:an?\s+|the\s+)?(?:(?:(?:request|arrival|query|input)\s+)?"
+    r"rates?\s+(?:ranging\s+)?(?:of\s+|from\s+)?|(?:offered\s+)?load\s+of\s+|QPS\s+(?:of\s+)?"
+    r"|RPS\s+(?:of\s+)?)?"
+    r"|\b(?:request|arrival|query)\s+rates?\s*(?:of|=|:|from)?\s*|\boffered\s+load\s*(?:of|=|:)?\s*)"
     r"[~≈]?\s*$")
+
+# A token count that is a workload's length setting: "with an input length of 128k tokens",
+# "each query input has 20K tokens", "prompt length 2048" (but "median input is 142K tokens"
+# reports a workload's statistic, and stays a claim)
+LENGTH_LEAD_RE = re.compile(
+    r"(?i)\b(?P<kind>input|prompt|query|context|output|generation|decode|response|answer)s?"
+    r"(?:\s+(?:sequence\s+)?(?:length|len|size)s?)?\s*(?:of|has|have|is|are|=|:|to|with)?\s*"
+    r"(?:about\s+|around\s+|up\s+to\s+|~\s*)?$")
+_STAT_WORD_RE = re.compile(r"(?i)\b(?:median|mean|average|avg|p\d\d|percentile|typical|max(?:imum)?)\b")
+_OUTPUT_KINDS = frozenset({"output", "generation", "decode", "response", "answer"})
 
 # Words that say a sentence is about computing systems (beyond the vocabularies' names).
 _SYSTEM_WORDS_RE = re.compile(
@@ -49,6 +62,17 @@ def math_spans(text: str) -> list[tuple[int, int]]:
 def is_offered_load(lead: str) -> bool:
     """Do the words right before a request rate make it the load offered to the system?"""
     return bool(OFFERED_LEAD_RE.search(lead))
+
+
+def length_setting(lead: str) -> str | None:
+    """``isl`` or ``osl`` when the words before a token count make it a length setting of the
+    workload; None when they report a statistic of it or are no length words at all."""
+    m = LENGTH_LEAD_RE.search(lead)
+    if m is None or _STAT_WORD_RE.search(lead):
+        return None
+    if m.group("kind").lower() == "context":
+        return None        # a context length is a claim about the model
+    return "osl" if m.group("kind").lower() in _OUTPUT_KINDS else "isl"
 
 
 def names_a_system(sentence: str) -> bool:
