@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from pipeline.ingest.tables import (
-    caption_above, clean, context_before, join_header, pipe_cells, pipe_tables, with_unit_lines,
+    caption_above, clean, context_before, join_header, pipe_cells, text_tables, with_unit_lines,
 )
 from pipeline.model import Cell, Row, Table
 
@@ -100,9 +100,9 @@ def _pipe_lines(text: str, pos: int, limit: int):
 
 
 def dom_tables(tree: Any, text: str) -> list[Table]:
-    """Tables of the page ``tree`` with spans in ``text``; the pipe tables of ``text`` no
-    DOM table accounts for are added as the pipe reader reads them."""
-    pipes = pipe_tables(text) if "|" in text else []
+    """Tables of the page ``tree`` with spans in ``text``; the tables of ``text`` no DOM
+    table accounts for are added as the text readers read them."""
+    pipes = text_tables(text)     # what the text alone shows (pipe, whitespace-aligned)
     if tree is None or "|" not in text:
         return pipes
     out: list[Table] = []
@@ -164,7 +164,7 @@ def dom_tables(tree: Any, text: str) -> list[Table]:
         out.append(t)
         pos = t.end
     if not out:
-        return with_unit_lines(text, pipes)
+        return pipes
     taken = [(t.start, t.end) for t in out]
     out += [p for p in pipes if not any(s < p.end and p.start < e for s, e in taken)]
     out.sort(key=lambda t: t.start)
