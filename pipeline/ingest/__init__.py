@@ -16,7 +16,7 @@ from pipeline.ingest import html, markdown, pdf, text
 from pipeline.ingest.errors import IngestError
 from pipeline.ingest.limits import Limits, current as current_limits, size
 from pipeline.ingest.manifest import Overrides, overrides_for
-from pipeline.ingest.meta import date_from_path
+from pipeline.ingest.meta import better_title, date_from_path, publisher_from_url
 from pipeline.ingest.sniff import detect
 from pipeline.model import Document
 
@@ -121,6 +121,13 @@ def ingest_bytes(data: bytes, rel_path: str, overrides: Overrides | None = None,
             doc.role_source = "manifest"
         if applied:
             doc.meta["manifest"] = sorted(applied)
+    title = better_title(doc.title, rel_path)
+    if title != doc.title:
+        doc.meta["title_as_read"], doc.title = doc.title, title
+    if not doc.publisher and doc.url:
+        doc.publisher = publisher_from_url(doc.url)
+        if doc.publisher:
+            doc.meta["publisher_source"] = "url"
     return doc
 
 

@@ -2,8 +2,10 @@
 
 A manifest is `sources.csv` (comma-separated), `sources.tsv` or `MANIFEST.tsv`
 (tab-separated). Recognised columns, in any order and case: `path` (required), `role`
-(primary | secondary | unknown), `publisher`, `title`, `url`, `date`, `author`; other
-columns are ignored. Any cell may be empty,
+(primary | secondary | unknown), `publisher`, `title`, `url`, `date`, `author`, and for
+files copied from a code repository `repo` (owner/name), `path_in_repo` and `commit`: with
+no `url`, those make one (a link to the file at that commit), and with no `publisher`, the
+repository's owner is the publisher. Other columns are ignored. Any cell may be empty,
 and an empty cell overrides nothing. Paths are relative to the folder holding the
 manifest. Manifests nest: for a file, every manifest from the ingest root down to the
 file's own folder applies, the nearest one winning field by field (in one folder:
@@ -102,6 +104,12 @@ def _read_rows(manifest: Manifest, text: str, path: Path) -> None:
                 manifest.problems.append(f"line {lineno}: empty path")
             continue
         values = {k: m.clean(row.get(k)) for k in COLUMNS if k != "path"}
+        repo, in_repo, commit = (m.clean(row.get(k)) for k in ("repo", "path_in_repo", "commit"))
+        if repo and "/" in repo:
+            if not values["url"]:
+                values["url"] = (f"https://github.com/{repo}/blob/{commit or 'HEAD'}/{in_repo}"
+                                 if in_repo else f"https://github.com/{repo}")
+            values["publisher"] = values["publisher"] or repo.split("/")[0]
         try:
             role = m.role(values["role"])
         except ValueError as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import PurePosixPath
 from typing import Any
 
 from pipeline.model import ROLES
@@ -102,3 +103,54 @@ def jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     return str(value)
+
+
+# --- titles and publishers ---------------------------------------------------------------
+
+_MARKUP_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
+_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# Words that name a part of a document, not the document: a title that is only one of them
+# says nothing of what the document is about.
+GENERIC_TITLES = frozenset("""overview introduction intro readme index contents summary
+    abstract background about home untitled document""".split())
+
+
+def clean_title(title: str | None) -> str | None:
+    """A title without Markdown markup: links keep their text, emphasis marks go."""
+    if not title:
+        return title
+    t = _LINK_RE.sub(r"\1", title)
+    t = _MARKUP_RE.sub("", t)
+    return clean(t.strip(" #:-"))
+
+
+def generic(title: str | None) -> bool:
+    return bool(title) and title.strip(" .:").lower() in GENERIC_TITLES
+
+
+def better_title(title: str | None, rel_path: str) -> str | None:
+    """The title without markup; a bare "Overview" gains the file's name ("Overview
+    (perf-overview)"), or its folder's for a README or index file, so two documents'
+    titles tell them apart. (A later heading is no better: it names a section.)"""
+    title = clean_title(title)
+    if not title or not generic(title):
+        return title
+    p = PurePosixPath(rel_path)
+    name = p.stem
+    if name.lower() in GENERIC_TITLES:
+        name = p.parent.name or name
+    return f"{title} ({name})" if name and name.lower() != title.lower() else title
+
+
+def publisher_from_url(url: str | None) -> str | None:
+    """Who publishes at a web address: the owner of a code-hosting repository
+    (github.com/NVIDIA/... -> NVIDIA), else the host without www."""
+    if not url:
+        return None
+    m = re.match(r"^[a-z][a-z0-9+.-]*://(?:www\.)?([^/:?#]+)(?::\d+)?(/[^?#]*)?", url.strip(), re.I)
+    if not m:
+        return None
+    host, path = m.group(1).lower(), (m.group(2) or "")
+    if host in ("github.com", "gitlab.com", "huggingface.co") and path.strip("/"):
+        return path.strip("/").split("/")[0]
+    return host
