@@ -191,10 +191,45 @@ def ingest_root(paths: list[Path]) -> Path:
     return Path(os.path.commonpath(anchors)) if len(anchors) > 1 else anchors[0]
 
 
+def printable(name: str) -> str:
+    """``name`` as valid Unicode: bytes of a file name that were not UTF-8 (held by Python
+    as lone surrogates) shown as ``\\xNN``."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") \
+            if _escapable(name) else name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _escapable(name: str) -> bool:
+    try:
+        name.encode("utf-8", "surrogateescape")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _storable(found: Found) -> Found:
+    """``found`` with a name the database can hold: a file whose name (or folder's) is not
+    valid UTF-8 becomes an ERROR entry shown with ``\\xNN`` escapes, so one bad name is
+    one recorded error and never stops the run."""
+    rel, reason = printable(found.rel), printable(found.reason)
+    if rel == found.rel and reason == found.reason and (
+            found.kind == ERROR or printable(found.source) == found.source):
+        return found
+    if found.kind == ERROR:
+        return Found(found.path, found.root, rel, ERROR, reason)
+    return Found(found.path, found.root, rel, ERROR,
+                 "file name is not valid UTF-8 (its bytes are shown as \\xNN): rename it "
+                 "(e.g. with `convmv`) to read it")
+
+
 def walk(paths: Iterable[Path], follow_links: bool = False) -> Iterator[Found]:
     """Every file under ``paths`` once, in a stable order; missing paths raise.
 
-    ``follow_links`` follows symlinks that lead outside the folder they sit in.
+    ``follow_links`` follows symlinks that lead outside the folder they sit in. A name
+    that is not valid UTF-8 is an ERROR entry (``_storable``).
     """
     given = [Path(os.path.abspath(p)) for p in paths]
     for p in given:
@@ -215,4 +250,4 @@ def walk(paths: Iterable[Path], follow_links: bool = False) -> Iterator[Found]:
             if key in seen:
                 continue
             seen.add(key)
-            yield found
+            yield _storable(found)
