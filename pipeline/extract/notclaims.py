@@ -36,9 +36,11 @@ OFFERED_LEAD_RE = re.compile(
 # reports a workload's statistic, and stays a claim)
 LENGTH_LEAD_RE = re.compile(
     r"(?i)\b(?P<kind>input|prompt|query|context|output|generation|decode|response|answer)s?"
-    r"(?:\s+(?:sequence\s+)?(?:length|len|size)s?)?\s*(?:of|has|have|is|are|=|:|to|with)?\s*"
+    r"(?:\s+(?:sequence|token)s?)?(?:\s+(?:length|len|size)s?)?\s*(?:of|has|have|is|are|=|:|to|with)?\s*"
     r"(?:about\s+|around\s+|up\s+to\s+|~\s*)?$")
-_STAT_WORD_RE = re.compile(r"(?i)\b(?:median|mean|average|avg|p\d\d|percentile|typical|max(?:imum)?)\b")
+# a statistic or a total of a workload is a figure about it, not its setting
+_STAT_WORD_RE = re.compile(r"(?i)\b(?:median|mean|average|avg|p\d\d|percentile|typical|max(?:imum)?|"
+                           r"total|sum|processed|served|daily|per\s+day|overall|cumulative)\b")
 _OUTPUT_KINDS = frozenset({"output", "generation", "decode", "response", "answer"})
 
 # Words that say a sentence is about computing systems (beyond the vocabularies' names).
