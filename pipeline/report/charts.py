@@ -55,6 +55,9 @@ def _plt():
         "svg.fonttype": "none", "svg.hashsalt": "claims-report",
         "font.family": "sans-serif", "font.size": 9, "axes.spines.top": False,
         "axes.spines.right": False, "axes.titlesize": 10,
+        # labels carry titles, publishers and names from documents: a `$...$` in them is
+        # text, never mathtext (which stops the report on anything it cannot parse)
+        "text.parse_math": False,
     })
     return plt
 
@@ -219,6 +222,7 @@ def operating_points(record: Record) -> Chart | None:
 
 
 def _cut(text: str, n: int) -> str:
+    text = " ".join(text.split())
     return text if len(text) <= n else text[:n - 1] + "…"
 
 

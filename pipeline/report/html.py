@@ -6,7 +6,7 @@ from importlib.resources import files
 from string import Template
 
 from pipeline.report.gather import Fig, ReportData, scope_label
-from pipeline.report.words import describe, trimmed_quote
+from pipeline.report.words import describe, safe_url, trimmed_quote
 
 VERDICT_CLASS = {"supported": "v-supported", "contradicted": "v-contradicted",
                  "unproven": "v-unproven", "ambiguous": "v-ambiguous"}
@@ -164,7 +164,7 @@ def render(data: ReportData) -> str:
             f'<tr><td>{e(describe(f.claim))}</td><td>{where(f)}</td>'
             f'<td>{tags(f)}{badge(f.verdict.verdict) if f.verdict else ""}</td></tr>'
             for f in figs) or '<tr><td colspan="3">No figures.</td></tr>'
-        url = f' · <a href="{e(d.url)}">{e(d.url)}</a>' if d.url else ""
+        url = _url(d.url)
         body.append(f'<details class="docfigs"><summary><code>{e(d.path)}</code> — '
                     f'{e(d.title or "")} <span class="role r-{e(d.role)}">{e(d.role)}</span> '
                     f'{len(figs)} figures</summary><p class="meta">{e(d.publisher or "")} · '
@@ -181,6 +181,17 @@ def render(data: ReportData) -> str:
     return Template(_res("template.html")).substitute(
         title="Claims report", css=_res("report.css"), body=header + "\n<main>\n"
         + "\n".join(parts) + "\n</main>")
+
+
+def _url(url: str | None) -> str:
+    """A document's address: a link when it is http(s), else text (never a
+    ``javascript:`` or ``data:`` link from a document's metadata)."""
+    if not url:
+        return ""
+    link = safe_url(url)
+    if link is None:
+        return f' · <span class="url-text" title="not an http(s) address: not a link">{e(url)}</span>'
+    return f' · <a href="{e(link)}" rel="noopener noreferrer nofollow">{e(url)}</a>'
 
 
 def _evidence(v) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from pipeline.report.gather import Fig, ReportData, scope_label
-from pipeline.report.words import describe, trimmed_quote
+from pipeline.report.words import describe, safe_url, trimmed_quote
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 
@@ -132,7 +132,7 @@ def render(data: ReportData) -> str:
         out += [f"### {esc(d.path)}", "",
                 f"{esc(d.title or '')} — {esc(d.publisher or 'no publisher')}, "
                 f"{d.published or 'undated'}, {d.role} ({d.role_source or 'no source'})"
-                + (f", <{d.url}>" if d.url else ""), ""]
+                + _url(d.url), ""]
         if not figs:
             out.append("No figures.")
         for f in figs:
@@ -141,6 +141,18 @@ def render(data: ReportData) -> str:
                        + (f" — check: {f.verdict.verdict}" if f.verdict else ""))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _url(url: str | None) -> str:
+    """A document's address as an autolink when it is http(s) (with ``<``, ``>``, spaces
+    and quotes percent-encoded, so it cannot close the link or open a tag); anything else
+    (``javascript:``...) as escaped text marked as not a link."""
+    if not url:
+        return ""
+    link = safe_url(url)
+    if link is None:
+        return f", address {esc(url)} (not http(s): not linked)"
+    return f", <{link}>"
 
 
 def _pairs(pairs, empty: str) -> list[str]:

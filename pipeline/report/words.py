@@ -213,3 +213,26 @@ def trimmed_quote(quote: tuple[str, str, str], width: int) -> tuple[str, str, st
     if len(after) > width // 2:
         after = after[:width // 2] + "…"
     return before, fig, after
+
+
+_URL_BAD = re.compile(r"[\x00-\x20\x7f-\x9f\"'<>\\`{}|^]")
+
+
+def safe_url(url: str | None) -> str | None:
+    """``url`` when it may become a link in a report: an http(s) address with a host and
+    nothing a browser or a Markdown reader would take for markup (quotes, angle brackets,
+    spaces and control characters percent-encoded); None for anything else (``javascript:``,
+    ``data:``, ``file:``, relative or scheme-less text), which is shown as text only."""
+    from urllib.parse import urlsplit
+
+    if not url:
+        return None
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return _URL_BAD.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")),
+                        parts.geturl())
