@@ -18,6 +18,7 @@ from typing import Any, Iterable, Optional
 import typer
 
 from pipeline.dbguard import QueryTimeout, run_limited
+from pipeline.output import terminal_safe
 from pipeline.store import StoreError, Store, check_read_only, one_line, sql_error
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -79,7 +80,13 @@ class _State:
 
 
 def _err(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {terminal_safe(message)}", file=sys.stderr)
+
+
+def _say(text: str) -> None:
+    """A line on stdout with what came from files or documents (paths, names) made safe
+    for a terminal: no control character reaches it raw."""
+    print(terminal_safe(text))
 
 
 # --- ingest -------------------------------------------------------------------------------
@@ -155,7 +162,7 @@ def ingest(
     for o in errors[:20]:
         _err(f"{o.path}: {o.reason}")
         if _State.debug and o.trace:
-            print(o.trace, file=sys.stderr)
+            print(terminal_safe(o.trace), file=sys.stderr)
     if len(errors) > 20:
         _err(f"... and {len(errors) - 20} more (SELECT * FROM ingest_errors)")
     print(("dry run, nothing written: " if dry_run else "") + summary.line())
@@ -212,7 +219,7 @@ def _print_replacements(summary, would: bool = False) -> None:
     verb = "would replace" if would else "replaced"
     changed = [(src, old, new) for src, old, new in summary.replacements if old != new]
     for source, old, new in changed:
-        print(f"{verb}: {source} (document {old} -> {new})")
+        _say(f"{verb}: {source} (document {old} -> {new})")
     redone = len(summary.replacements) - len(changed)
     if redone:
         print(f"{'would redo' if would else 'redone'}: {redone} unchanged document"
@@ -261,7 +268,7 @@ def _print_link_report(report, quiet: bool, verbose: bool = False) -> None:
         return
     if verbose:
         for path, role in report.inferred:
-            print(role_hint(path, role))
+            _say(role_hint(path, role))
     elif not quiet and report.inferred:
         print(roles_line(report.inferred))
     print(report.line())
@@ -293,7 +300,11 @@ class _Progress:
 
     def advance(self, n: int, path: str) -> None:
         if self.bar is not None:
-            self.bar.update(self.task, advance=n, description=path[-50:])
+            from rich.markup import escape
+
+            # a path is text, never rich markup (`[/]doc.md` would stop the run) nor
+            # terminal control sequences
+            self.bar.update(self.task, advance=n, description=escape(terminal_safe(path[-50:])))
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
@@ -366,7 +377,7 @@ def sql(
             if _State.debug:
                 raise
             raise UserError(sql_error(exc)) from None
-    out = sys.stdout
+    out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
     if fmt is SqlFormat.csv:
         output.write_csv(out, columns, rows)
     elif fmt is SqlFormat.json:
@@ -374,9 +385,23 @@ def sql(
     elif fmt is SqlFormat.jsonl:
         output.write_jsonl(out, columns, rows)
     elif fmt is SqlFormat.markdown:
-        out.write(output.render_markdown(columns, rows, max_width))
+        out.write(terminal_safe(output.render_markdown(columns, rows, max_width)))
     else:
-        out.write(output.render_table(columns, rows, max_width))
+        out.write(terminal_safe(output.render_table(columns, rows, max_width)))
+
+
+class _Safe:
+    """A stream for a terminal: what is written has its control characters shown, not
+    sent (``terminal_safe``). Data formats (CSV, JSON) go out raw when redirected."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(terminal_safe(text))
+
+    def flush(self) -> None:
+        self.stream.flush()
 
 
 def _statement(query: str | None, file: Path | None) -> str:
@@ -522,16 +547,17 @@ def report_cmd(
         raise UserError(f"{output} is a file; -o takes a folder")
     record = open_record(db)
     html_path, md_path = write_report(record, output)
-    print(f"wrote {html_path} and {md_path}")
+    _say(f"wrote {html_path} and {md_path}")
 
 
 def _emit(result, fmt: "OutFormat", as_text) -> None:
     """A result of trace or check on stdout: its ``to_dict()`` as JSON, or its text."""
     if fmt is OutFormat.json:
-        json.dump(result.to_dict(), sys.stdout, default=_json_default, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
+        json.dump(result.to_dict(), out, default=_json_default, ensure_ascii=False, indent=1)
+        out.write("\n")
     else:
-        sys.stdout.write(as_text(result))
+        sys.stdout.write(terminal_safe(as_text(result)))
 
 
 @app.command("trace")

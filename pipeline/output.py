@@ -12,7 +12,20 @@ import datetime as dt
 import decimal
 import json
 import math
+import re
 from typing import IO, Any, Iterable, Sequence
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` fit to reach a terminal: C0 and C1 control characters (ESC, BEL, CR, CSI
+    ...), DEL and the bidirectional overrides are shown as ``\\xNN`` / ``\\uNNNN``
+    instead of being sent raw (a file name or a document could otherwise retitle the
+    window, move the cursor or hide what is printed); newlines and tabs stay."""
+    return _CONTROLS.sub(lambda m: (f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                                    else f"\\u{ord(m.group()):04x}"), text)
 
 
 def plain_number(value: float | decimal.Decimal) -> str:
@@ -105,11 +118,29 @@ def render_markdown(columns: Sequence[str], rows: Iterable[tuple], max_width: in
     return "\n".join(out) + "\n"
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> str:
+    """One CSV cell. Text starting with ``= + - @`` (or a tab or carriage return) gets a
+    leading single quote, so a spreadsheet opening the file shows it as text rather than
+    running it as a formula (``=HYPERLINK(...)``, ``=cmd|' /C calc'!A0``: CSV injection);
+    numbers are written as they are (``-5`` stays a number)."""
+    if value is None:
+        return ""
+    text = scalar(value)
+    if isinstance(value, str) and text.startswith(FORMULA_START):
+        return "'" + text
+    return text
+
+
 def write_csv(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple], delimiter: str = ",") -> None:
+    """CSV with a header row; text cells that a spreadsheet would run as a formula are
+    neutralised (``csv_cell``)."""
     writer = csv.writer(fh, lineterminator="\n", delimiter=delimiter)
-    writer.writerow(columns)
+    writer.writerow([csv_cell(c) for c in columns])
     for row in rows:
-        writer.writerow(["" if v is None else scalar(v) for v in row])
+        writer.writerow([csv_cell(v) for v in row])
 
 
 def write_json(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple]) -> None:
