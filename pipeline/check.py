@@ -240,12 +240,33 @@ def _names_in(name: str, *places: str | None) -> bool:
 def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
     """A stored claim as a query (the report checks every secondary figure this way)."""
     sentence = sentence if sentence is not None else (c.sentence or "")
-    label = None
-    if c.family == "money":
-        at = c.start - c.sentence_start if c.sentence_start is not None else None
-        label = money_label(sentence, at)
+    at = c.start - c.sentence_start if c.sentence_start is not None else None
+    label = money_label(sentence, at) if c.family == "money" else None
+    # "up to 3.8x" in a document is a best case, read as in a headline
+    peak = (c.comparator in UPPER and at is not None and 0 <= at <= len(sentence)
+            and bool(PEAK_LEAD_RE.search(sentence, max(0, at - 40), at)))
     return Query(text=sentence or c.surface, figure=c, label=label,
-                 negated=c.stance == "negated")
+                 negated=c.stance == "negated", peak=peak)
+
+
+def judge_stored(checker: "Checker", c: Claim) -> Verdict:
+    """The verdict on a stored secondary figure, for the report and ``trace``: the checker's,
+    held to the link stage's judgement (docs/claims-model.md §3-4), so a figure is never
+    both ``unsourced`` and ``supported``. The checker may find a primary figure that meets
+    the number under looser conditions (a figure with no subject is "existential" as a
+    headline, not as a figure in someone's article); without a supports/restates link to a
+    primary figure, that is context, and the verdict is ``unproven``."""
+    record = checker.record
+    v = checker.check(query_from_claim(c, "".join(record.quote(c))))
+    if v.verdict == "supported" and "unsourced" in record.findings_of(c.id):
+        for e in v.evidence:
+            if e.relation == "supports":
+                e.relation, e.detail = "partial", "meets the number, but is not linked to it " \
+                    "as the same quantity"
+        v.verdict = "unproven"
+        v.explanation = ("Unsourced: no primary figure is linked to it as the same quantity. "
+                         "The nearest: " + v.explanation)
+    return v
 
 
 # --- comparing one primary figure with the claim ------------------------------------------

@@ -97,7 +97,7 @@ def _phrase(ln: Link, me: str) -> str:
 
 def trace(claim_id: str, record: Record) -> Trace:
     """Everything the record says about one figure."""
-    from pipeline.check import Checker, query_from_claim
+    from pipeline.check import Checker, judge_stored
     from pipeline.link.attribution import SourceIndex
 
     c = find_claim(record, claim_id)
@@ -133,7 +133,7 @@ def trace(claim_id: str, record: Record) -> Trace:
                          key=lambda t: (t[1].order_key(), t[0].start))
     verdict = None
     if d.role != "primary":
-        verdict = Checker(record).check(query_from_claim(c, "".join(record.quote(c))))
+        verdict = judge_stored(Checker(record), c)
     return Trace(c, d, record.quote(c), record.findings_of(c.id), c.asserted_by, cited, steps,
                  cid, members, verdict)
 

@@ -169,3 +169,34 @@ def test_blind_headlines_no_false_supported(REAL, SHARED, tmp_path):
 
 MAX_FALSE_SUPPORTED = 6   # measured when the suite was added; lower it as rules improve
 MIN_RIGHT = 0.70
+
+
+# --- one judgement: a stored figure is never both unsourced and supported ----------------
+
+def test_stored_figure_is_never_unsourced_and_supported(tmp_path, run_cli):
+    from pipeline.check import Checker, judge_stored
+    from pipeline.report.record import Record
+    from pipeline.store import Store
+
+    (tmp_path / "primary.md").write_text(
+        "# SGLang on Llama 3 8B\n\nSGLang serves Llama 3 8B at 251 tokens/s per user.\n",
+        encoding="utf-8")
+    (tmp_path / "coverage.md").write_text(
+        "# Weekly roundup\n\nOne startup says its engine reached 251 tokens/s per user.\n",
+        encoding="utf-8")
+    (tmp_path / "sources.csv").write_text(
+        "path,role\nprimary.md,primary\ncoverage.md,secondary\n", encoding="utf-8")
+    db = tmp_path / "w.duckdb"
+    run_cli("ingest", str(tmp_path), "--db", str(db), "-q", cwd=REPO, check=True)
+    with Store.open(db, read_only=True) as st:
+        record = Record.load(st)
+    checker = Checker(record)
+    judged = 0
+    for c in record.claims.values():
+        if record.role(c) != "secondary":
+            continue
+        v = judge_stored(checker, c)
+        judged += 1
+        if "unsourced" in record.findings_of(c.id):
+            assert v.verdict != "supported", v.explanation
+    assert judged == 1

@@ -8,7 +8,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from pipeline.check import Checker, Verdict, query_from_claim
+from pipeline.check import Checker, Verdict, judge_stored
 from pipeline.link.keys import hardware_text
 from pipeline.model import Claim, Link
 from pipeline.report.record import DocInfo, Record
@@ -136,7 +136,7 @@ def gather(record: Record, with_charts: bool = True) -> ReportData:
             f = figs[c.id]
             if not record.active(c):
                 continue
-            f.verdict = checker.check(query_from_claim(c, "".join(f.quote)))
+            f.verdict = judge_stored(checker, c)
             verdicts[f.verdict.verdict] += 1
             (view.sourced if f.verdict.verdict == "supported" else view.unsourced).append(f)
         secondary.append(view)
