@@ -12,7 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-from pipeline.ingest import html, markdown, pdf, text
+from pipeline.ingest import html, markdown, pdf, structured, text
 from pipeline.ingest.errors import IngestError
 from pipeline.ingest.limits import Limits, current as current_limits, size
 from pipeline.ingest.manifest import Overrides, overrides_for
@@ -22,7 +22,9 @@ from pipeline.model import Document
 
 __all__ = ["ingest_file", "ingest_bytes", "content_id", "IngestError", "Overrides"]
 
-PARSERS = {"text": text.parse, "markdown": markdown.parse, "html": html.parse, "pdf": pdf.parse}
+# "markdown" also reads benchmark result files (sniff.detect gives them that format)
+PARSERS = {"text": text.parse, "markdown": structured.or_else(markdown.parse), "html": html.parse,
+           "pdf": pdf.parse}
 
 
 def content_id(data: bytes) -> str:

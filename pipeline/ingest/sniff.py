@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pipeline.ingest import structured
 from pipeline.ingest.errors import IngestError
 from pipeline.ingest.text import BOMS, looks_utf16
 
@@ -18,6 +19,9 @@ EXTENSIONS: dict[str, str] = {
     ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown",
     ".html": "html", ".htm": "html", ".xhtml": "html",
     ".pdf": "pdf",
+    # benchmark result files (ingest/structured.py): read when their content is one of the
+    # kinds it knows, refused with a reason otherwise
+    ".json": "markdown", ".csv": "markdown",
 }
 FORMATS = ("text", "markdown", "html", "pdf")
 
@@ -111,6 +115,7 @@ def detect(path: Path, head: bytes) -> str:
         raise IngestError("empty file (0 bytes)")
     if found in ("pdf", "html"):
         return found
+    body = _as_utf8(head)
     if found == "binary":
         if claimed == "pdf":
             raise IngestError("not a PDF: no %PDF- header and the content is binary")
@@ -119,6 +124,12 @@ def detect(path: Path, head: bytes) -> str:
             raise IngestError(f"{kind} file: unpack it first (compressed files are not opened)")
         raise IngestError(f"binary content{' (' + kind + ')' if kind else ''}, not "
                           f"{claimed or 'text'}: only text, Markdown, HTML and PDF are read")
+    # Benchmark result files are known by their content, whatever their name (.json, .csv,
+    # an MLPerf log's .txt); they are stored as the Markdown structured.parse renders.
+    if structured.kind_of(body):
+        return "markdown"
+    if path.suffix.lower() in structured.SUFFIXES:
+        raise IngestError(structured.not_recognised(path.suffix, head))
     if claimed == "pdf":
         # A text file saved as .pdf: believe the content.
         return "markdown" if found == "markdown" else "text"
