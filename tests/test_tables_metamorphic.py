@@ -369,3 +369,17 @@ def test_a_unit_line_below_the_table_gives_its_cells_their_unit():
     spaced = text.replace("| Engine | TTFT | Concurrency |\n|---|---|---|\n| vLLM | 120 | 64 |\n| SGLang | 98 | 64 |",
                           "Engine    TTFT    Concurrency\nvLLM       120             64\nSGLang      98             64")
     assert [(c.value, c.engine) for c in extract_claims(_doc(spaced))] == [(0.12, "vLLM"), (0.098, "SGLang")]
+
+
+def test_key_value_result_block_reads_as_a_table_with_its_paragraph_subject():
+    text = ("# Serving run\n\nWe served Llama 3.1 8B with vLLM on one H100 for this run.\n\n"
+            "==== Result ====\nSuccessful requests:          500\nRequest throughput (req/s):   8.16\n"
+            "Output token throughput (tok/s):   1044.03\nMean TTFT (ms):               41.77\n"
+            "P99 TTFT (ms):                88.50\n")
+    got = [(c.value, c.family, c.statistic, c.phase, c.model, c.hardware, c.engine, c.in_table)
+           for c in extract_claims(_doc(text))]
+    subject = ("Llama 3.1 8B", "1 x H100", "vLLM", True)
+    assert got == [(8.16, "request_throughput", None, None, *subject),
+                   (1044.03, "token_throughput", None, None, *subject),
+                   (0.04177, "latency", "mean", "ttft", *subject),
+                   (0.0885, "latency", "p99", "ttft", *subject)]

@@ -129,6 +129,24 @@ class SubjectFinder:
         hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
         return hit[2] if hit else None
 
+    def _context_subject(self, table: Table) -> dict:
+        """The model, hardware and engine the heading and paragraph before a table name,
+        each only when they name just one ("We served Llama 3.1 8B with vLLM on one H100:")."""
+        key = ("context", id(table))
+        hit = self._row_cache.get(key)
+        if hit is None:
+            text = table.context or ""
+            names = find_names(text, self.v) if text else []
+            models = {self.v.canonical_model(n.name) for n in names if n.kind == "model"}
+            engines = {n.name for n in names if n.kind == "engine"}
+            hws = cond.hardware_mentions(text, names, 0, len(text)) if text else []
+            hit = self._row_cache[key] = {
+                "model": next(iter(models)) if len(models) == 1 else None,
+                "engine": next(iter(engines)) if len(engines) == 1 else None,
+                "hardware": hws[0] if len({h.accelerator for h in hws}) == 1 and len(hws) == 1 else None,
+            }
+        return hit
+
     def _row_subject(self, table: Table, row, header: str):
         """Model, hardware, engine and dtype for a row (with its section, the table's caption
         and the cell's column header), worked out once per row and column."""
@@ -146,9 +164,11 @@ class SubjectFinder:
         # the row's own model first ("| Qwen2.5 72B | ... |" under a caption naming another)
         model = next((n.name for n in find_names(row_text, v) if n.kind == "model"), None)
         model = model or next((n.name for n in names if n.kind == "model"), None)
-        model = v.canonical_model(model) if model else self.title_subject["model"]
+        ctx = self._context_subject(table)
+        model = v.canonical_model(model) if model else (ctx["model"] or self.title_subject["model"])
         # hardware: the most specific place that names one wins: the cell's column header
-        # ("| H100 | MI300X |"), the row's section, the row itself, the caption, the title
+        # ("| H100 | MI300X |"), the row's section, the row itself, the caption, the
+        # heading and paragraph before the table, the title
         hw = None
         for part in (header, row.section or "", row_text, lead, table.caption):
             if part:
@@ -158,8 +178,8 @@ class SubjectFinder:
                 if found:
                     hw = found[0]
                     break
-        hw = hw or self.title_subject["hardware"]
-        engine = next((n.name for n in names if n.kind == "engine"), None) or self.title_subject["engine"]
+        hw = hw or ctx["hardware"] or self.title_subject["hardware"]
+        engine = next((n.name for n in names if n.kind == "engine"), None) or ctx["engine"] or self.title_subject["engine"]
         dtype = next((n.name for n in names if n.kind == "dtype"), None)
         hit = self._row_cache[key] = (model, hw, engine, dtype)
         return hit

@@ -78,7 +78,9 @@ def context_before(text: str, table_start: int) -> str:
     heads = list(_HEADING_RE.finditer(window))
     heading = clean(heads[-1].group(1)) if heads else ""
     paras = [p.strip() for p in window[heads[-1].end() if heads else 0:].split("\n\n") if p.strip()]
-    para = clean(paras[-1])[-CONTEXT_CHARS:] if paras else ""
+    # the last paragraph of prose: sentences, not rows, rules or code
+    prose = [p for p in paras if p[-1:] in ".:!?)" and len(p.split()) >= 5 and not p.startswith(("|", "`", "<", "="))]
+    para = clean(prose[-1])[-CONTEXT_CHARS:] if prose else ""
     return " ".join(x for x in (heading, para) if x)
 
 
@@ -422,6 +424,45 @@ def html_source_tables(text: str) -> list[Table]:
     return out
 
 
+# ---------------------------------------------------------------------- key: value blocks
+_KV_LINE_RE = re.compile(r"[ \t]*([A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+([~<>]?\d[\d,]*(?:\.\d+)?(?:[ \t]*[A-Za-z%/]{1,10})?)[ \t]*(?=\n|$)")
+MIN_KV_LINES = 3
+
+
+def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> list[Table]:
+    """Blocks of three or more consecutive "Metric (unit):   value" lines, as benchmark
+    tools print their results: a table of one value column whose row labels name the
+    metric (the extractor reads it on its side, like any transposed table)."""
+    skip = skip or []
+    tables: list[Table] = []
+    block: list[re.Match] = []
+
+    def flush() -> None:
+        if len(block) >= MIN_KV_LINES:
+            rows = [Row(m.start(), m.end(), [Cell(m.start(1), m.end(1), 0, m.group(1)),
+                                             Cell(m.start(2), m.end(2), 1, m.group(2))]) for m in block]
+            start = block[0].start()
+            tables.append(Table(start=start, end=block[-1].end(), header=["", ""], rows=rows,
+                                caption=caption_above(text, start), context=context_before(text, start),
+                                source="key-value"))
+        block.clear()
+
+    pos, n = 0, len(text)
+    while pos <= n:
+        nl = text.find("\n", pos)
+        le = n if nl < 0 else nl
+        m = _KV_LINE_RE.match(text, pos, le) if ":" in text[pos:le] else None
+        if m is not None and m.end() == le and not any(s < le and pos < e for s, e in skip):
+            block.append(m)
+        else:
+            flush()
+        if nl < 0:
+            break
+        pos = nl + 1
+    flush()
+    return tables
+
+
 def text_tables(text: str) -> list[Table]:
     """Pipe tables, HTML source tables and whitespace tables of a plain or Markdown text,
     in text order."""
@@ -431,4 +472,6 @@ def text_tables(text: str) -> list[Table]:
         tables += [t for t in html_source_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
     if "  " in text or "\t" in text:
         tables += whitespace_tables(text, skip=sorted((t.start, t.end) for t in tables))
+    if ":" in text:
+        tables += keyvalue_tables(text, skip=sorted((t.start, t.end) for t in tables))
     return with_unit_lines(text, sorted(tables, key=lambda t: t.start))
