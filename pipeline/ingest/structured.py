@@ -39,7 +39,9 @@ SUFFIXES = (".json", ".csv")          # files of these extensions must be one of
 
 # --- recognition (on the first few KB) ------------------------------------------------------
 
-_MLPERF_KEYS = ("Performance_Result", "Performance_Units", "Scenario")
+# Performance_Result and two more of a summary row's fields make an MLPerf summary (a row
+# that then lacks a needed field is refused by name, not read as prose)
+_MLPERF_KEYS = ("Performance_Units", "Scenario", "Model", "ID", "Submitter", "Accelerator")
 _LLMPERF_KEY = re.compile(r'"results_(?:ttft_s|inter_token_latency_s|end_to_end_latency_s|'
                           r'request_output_throughput_token_per_s|mean_output_throughput_token_per_s)')
 _LOG_HEAD = re.compile(r"\A\s*=+[ \t]*\n[ \t]*MLPerf Results Summary[ \t]*\n[ \t]*=+[ \t]*\n")
@@ -55,15 +57,15 @@ def _head_text(head: bytes) -> str:
 def kind_of(head: bytes | str) -> str | None:
     """Which kind of result file ``head`` (the file's first bytes) starts, or None.
 
-    JSON: an array or object whose first keys include MLPerf's ``Performance_Result``,
-    ``Performance_Units`` and ``Scenario``, or llmperf's ``results_...`` metrics. CSV: a
-    first line of comma-separated names holding those MLPerf columns. Log: the
+    JSON: an array or object whose first keys include MLPerf's ``Performance_Result`` and
+    two more summary fields (Scenario, Model, ID, ...), or llmperf's ``results_...``
+    metrics. CSV: a first line of comma-separated names holding those MLPerf columns. Log: the
     ``MLPerf Results Summary`` banner the LoadGen writes at the top.
     """
     text = head if isinstance(head, str) else _head_text(head)
     body = text.lstrip()
     if body[:1] in ("[", "{"):
-        if all(f'"{k}"' in body for k in _MLPERF_KEYS):
+        if '"Performance_Result"' in body and sum(f'"{k}"' in body for k in _MLPERF_KEYS) >= 2:
             return "mlperf_summary_json"
         if _LLMPERF_KEY.search(body) and '"model"' in body:
             return "llmperf_summary"
@@ -71,7 +73,8 @@ def kind_of(head: bytes | str) -> str | None:
     if _LOG_HEAD.match(text):
         return "mlperf_log_summary"
     first = body.split("\n", 1)[0]
-    if first.count(",") >= 2 and all(k in first for k in _MLPERF_KEYS):
+    names = {n.strip().strip('"') for n in first.split(",")}
+    if "Performance_Result" in names and len(names & set(_MLPERF_KEYS)) >= 2:
         return "mlperf_summary_csv"
     return None
 
