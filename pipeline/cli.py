@@ -128,7 +128,14 @@ def ingest(
         help="Most data a PDF's compressed streams may expand to, in MB (decompression bombs)."),
     allow_private: bool = typer.Option(
         False, "--allow-private",
-        help="Fetch addresses on loopback, private and link-local networks (refused by default)."),
+        help="Fetch addresses on loopback and private networks (refused by default)."),
+    allow_link_local: bool = typer.Option(
+        False, "--allow-link-local",
+        help="With --allow-private, also fetch link-local and cloud-metadata addresses "
+             "(169.254.0.0/16, fe80::/10, fd00:ec2::254; refused even with --allow-private)."),
+    max_feed_items: int = typer.Option(100, "--max-feed-items", min=1,
+                                       help="Items fetched from one feed (the rest are counted "
+                                            "as left out)."),
     delay: float = typer.Option(1.0, "--delay", min=0,
                                 help="Seconds between two requests to one web host."),
     http_timeout: float = typer.Option(30.0, "--http-timeout", min=0.05,
@@ -151,7 +158,8 @@ def ingest(
     if urls:
         from pipeline.ingest.web import WebOptions
 
-        web = WebOptions(allow_private=allow_private, delay=delay, timeout=http_timeout)
+        web = WebOptions(allow_private=allow_private, allow_link_local=allow_link_local,
+                         delay=delay, timeout=http_timeout, max_feed_items=max_feed_items)
     if dry_run:
         summary = _dry_run(db, paths, urls, web, force, follow_links, quiet)
     else:
@@ -165,6 +173,9 @@ def ingest(
             print(terminal_safe(o.trace), file=sys.stderr)
     if len(errors) > 20:
         _err(f"... and {len(errors) - 20} more (SELECT * FROM ingest_errors)")
+    for feed, total, kept in summary.cut_feeds[:20]:
+        _say(f"feed {feed}: lists {total:,} items, the first {kept:,} fetched, "
+             f"{total - kept:,} left out (raise --max-feed-items to fetch more)")
     print(("dry run, nothing written: " if dry_run else "") + summary.line())
     if (not dry_run and link_failed) or (strict and summary.errors):
         raise typer.Exit(1)
@@ -236,11 +247,7 @@ def _split_sources(sources: list[str], urls_file: Path | None) -> tuple[list[Pat
     paths = [Path(s) for s in sources if not is_address(s)]
     urls = [s.strip() for s in sources if is_address(s)]
     if urls_file is not None:
-        try:
-            text = urls_file.read_text(encoding="utf-8-sig", errors="replace")
-        except OSError as exc:
-            raise UserError(f"cannot read the --urls file {urls_file}: "
-                            f"{exc.strerror or exc}") from None
+        text = _read_urls_file(urls_file)
         for line in text.splitlines():
             line = line.strip()
             if line and not line.startswith("#"):
@@ -249,6 +256,26 @@ def _split_sources(sources: list[str], urls_file: Path | None) -> tuple[list[Pat
         raise UserError("nothing to ingest: give files, folders or web addresses "
                         "(or --urls FILE with one address a line)")
     return paths, urls
+
+
+URLS_FILE_MAX = 16 << 20    # bytes of a --urls file (~200,000 addresses)
+
+
+def _read_urls_file(path: Path) -> str:
+    """The --urls file's text, read up to ``URLS_FILE_MAX`` bytes: a larger file, or an
+    endless one (``/dev/zero``, a pipe that never closes its end after that much), is
+    refused with one line rather than read into memory."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(URLS_FILE_MAX + 1)
+    except OSError as exc:
+        raise UserError(f"cannot read the --urls file {path}: {exc.strerror or exc}") from None
+    if len(data) > URLS_FILE_MAX:
+        raise UserError(f"the --urls file {path} is over {URLS_FILE_MAX >> 20} MB: not a list "
+                        "of addresses (split it into smaller files)")
+    if b"\0" in data:
+        raise UserError(f"the --urls file {path} holds NUL bytes: not a text list of addresses")
+    return data.decode("utf-8-sig", errors="replace")
 
 
 def _lexists(path: Path) -> bool:

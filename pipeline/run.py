@@ -105,6 +105,12 @@ class Summary:
     outcomes: list[Outcome] = field(default_factory=list)   # errors only (the first 1000)
     # (source, previous document id, new document id) of each replacement (the first 1000)
     replacements: list[tuple[str, str | None, str]] = field(default_factory=list)
+    # (feed address, items listed, items fetched) of feeds cut at --max-feed-items
+    cut_feeds: list[tuple[str, int, int]] = field(default_factory=list)
+
+    @property
+    def feed_items_left_out(self) -> int:
+        return sum(total - kept for _, total, kept in self.cut_feeds)
 
     def add(self, outcome: Outcome) -> None:
         self.keep(outcome)
@@ -121,9 +127,12 @@ class Summary:
             self.outcomes.append(outcome)
 
     def line(self) -> str:
+        left = self.feed_items_left_out
+        cut = (f"{left:,} feed item{'s' if left != 1 else ''} left out (over --max-feed-items); "
+               if left else "")
         return (f"{self.files} files: {self.new} new, {self.skipped} skipped (unchanged), "
                 f"{self.replaced} replaced, {self.errors} errors, "
-                f"{self.unsupported} skipped (unsupported); {self.claims} claims; "
+                f"{self.unsupported} skipped (unsupported); {self.claims} claims; {cut}"
                 f"{self.seconds:.1f} s")
 
 
@@ -256,6 +265,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
                 run.would(job)
         finally:
             if source is not None:
+                summary.cut_feeds = list(source.cut_feeds)
                 source.close()
         summary.seconds = time.perf_counter() - started
         return summary
@@ -276,6 +286,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
         finally:
             run.abandon()   # interrupted: a batch still being written is rolled back
         if source is not None:
+            summary.cut_feeds = list(source.cut_feeds)
             source.close()
     summary.seconds = time.perf_counter() - started
     return summary

@@ -34,6 +34,7 @@ import socket
 import ssl
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -71,19 +72,23 @@ class WebOptions:
     """Politeness and safety settings (`claims ingest` flags in brackets)."""
 
     allow_private: bool = False    # [--allow-private] fetch loopback/private addresses
+    allow_link_local: bool = False  # [--allow-link-local] and link-local / cloud metadata
     delay: float = 1.0             # [--delay] seconds between requests to one host
     timeout: float = 30.0          # [--http-timeout] read timeout; connect: min(10, this)
     retries: int = 3               # on 429 and 5xx
     backoff: float = 1.0           # first wait without Retry-After, then doubled
-    max_retry_after: float = 120.0  # a longer Retry-After gives up at once
+    max_retry_after: float = 30.0  # seconds of retry waits per address in all (Retry-After
+                                   # and backoff together); a longer wait gives up at once
     max_redirects: int = 5
-    max_feed_items: int = 100
+    max_feed_items: int = 100      # [--max-feed-items] items fetched per feed
+    max_encodings: int = 2         # Content-Encoding layers decoded (gzip, deflate)
     max_bytes: int | None = None   # default: Limits.max_file_bytes (--max-file-mb)
     robots: bool = True            # obey robots.txt (off only in tests of the client)
 
     @property
     def deadline(self) -> float:
-        """Seconds one download may take in all (a server dribbling bytes never times out)."""
+        """Seconds one HTTP exchange may take in all, connection, headers and body (a
+        server dripping its headers or body a byte at a time never hits a read timeout)."""
         return 4 * self.timeout
 
 
@@ -173,9 +178,81 @@ def resolve(host: str, port: int) -> list[str]:
     return out
 
 
-def _guarded_backend(allow_private: bool):
-    """An httpcore network backend that resolves, checks and connects in one place."""
+LINK_LOCAL_KINDS = ("a cloud metadata address", "a link-local address")
+
+
+def refusal(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, allow_private: bool,
+            allow_link_local: bool = False) -> str | None:
+    """Why a connection to ``ip`` is refused under these settings, or None.
+
+    ``allow_private`` opens loopback, private and reserved addresses (a local test site,
+    an intranet), never link-local ones (169.254.0.0/16, fe80::/10) nor cloud metadata
+    services (169.254.169.254, fd00:ec2::254, ...): those need ``allow_link_local`` too,
+    by name, as a server's credentials sit there."""
+    problem = ip_problem(ip)
+    if problem is None:
+        return None
+    if problem in LINK_LOCAL_KINDS:
+        if allow_private and allow_link_local:
+            return None
+        return f"{problem}: not fetched (use --allow-private --allow-link-local to fetch " \
+               "link-local and cloud-metadata addresses)"
+    if allow_private:
+        return None
+    return f"{problem}: not fetched (use --allow-private to fetch private addresses)"
+
+
+class _Clock:
+    """When the HTTP exchange under way must be over (``time.monotonic()``), or None."""
+
+    def __init__(self) -> None:
+        self.until: float | None = None
+
+    def left(self, timeout: float | None) -> float | None:
+        """``timeout`` shortened to what is left of the exchange; raises httpcore's
+        ReadTimeout once nothing is."""
+        import httpcore
+
+        if self.until is None:
+            return timeout
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise httpcore.ReadTimeout("the exchange ran past its deadline")
+        return left if timeout is None else min(timeout, left)
+
+
+def _deadline_stream(stream, clock: _Clock):
+    """``stream`` whose every read, write and TLS handshake waits at most what is left
+    of the exchange's deadline: headers dripped a line a second end there too."""
     import httpcore
+
+    class DeadlineStream(httpcore.NetworkStream):
+        def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+            return stream.read(max_bytes, clock.left(timeout))
+
+        def write(self, buffer: bytes, timeout: float | None = None) -> None:
+            stream.write(buffer, clock.left(timeout))
+
+        def close(self) -> None:
+            stream.close()
+
+        def start_tls(self, ssl_context, server_hostname=None, timeout=None):
+            return _deadline_stream(stream.start_tls(ssl_context, server_hostname,
+                                                     clock.left(timeout)), clock)
+
+        def get_extra_info(self, info: str):
+            return stream.get_extra_info(info)
+
+    return DeadlineStream()
+
+
+def _guarded_backend(allow_private: bool, allow_link_local: bool = False,
+                     clock: _Clock | None = None):
+    """An httpcore network backend that resolves, checks and connects in one place; its
+    streams keep to ``clock``'s deadline."""
+    import httpcore
+
+    clock = clock or _Clock()
 
     class GuardedBackend(httpcore.SyncBackend):
         def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
@@ -183,18 +260,18 @@ def _guarded_backend(allow_private: bool):
                 ips = [str(ipaddress.ip_address(host))]
             except ValueError:
                 ips = resolve(host, port)
-            if not allow_private:
-                for ip in ips:
-                    problem = ip_problem(ipaddress.ip_address(ip))
-                    if problem:
-                        where = f"{ip} is" if host == ip else f"{host} resolves to {ip},"
-                        raise Refused(f"{where} {problem}: not fetched (use --allow-private "
-                                      "to fetch private addresses)")
+            for ip in ips:
+                problem = refusal(ipaddress.ip_address(ip), allow_private, allow_link_local)
+                if problem:
+                    where = f"{ip} is" if host == ip else f"{host} resolves to {ip},"
+                    raise Refused(f"{where} {problem}")
             last: Exception | None = None
             for ip in ips:
                 try:
-                    return super().connect_tcp(ip, port, timeout=timeout, local_address=local_address,
-                                               socket_options=socket_options)
+                    stream = super().connect_tcp(ip, port, timeout=clock.left(timeout),
+                                                 local_address=local_address,
+                                                 socket_options=socket_options)
+                    return _deadline_stream(stream, clock)
                 except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                     last = exc
             assert last is not None
@@ -229,6 +306,8 @@ class Fetched:
 class Fetcher:
     """One httpx client, the robots.txt cache and the per-host clock."""
 
+    truncates = True    # get(..., truncate=True) keeps the head of a long body (robots.txt)
+
     def __init__(self, options: WebOptions | None = None,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         import certifi
@@ -243,15 +322,18 @@ class Fetcher:
         transport = httpx.HTTPTransport(retries=0)
         if not hasattr(transport, "_pool"):      # pragma: no cover - httpx internals moved
             raise RuntimeError("httpx.HTTPTransport has no _pool: the address guard cannot be installed")
+        self.clock = _Clock()
         transport._pool = httpcore.ConnectionPool(
             ssl_context=ssl.create_default_context(cafile=certifi.where()),
-            network_backend=_guarded_backend(self.options.allow_private),
+            network_backend=_guarded_backend(self.options.allow_private,
+                                             self.options.allow_link_local, self.clock),
             max_connections=10, keepalive_expiry=5.0)
         t = self.options.timeout
         self.client = httpx.Client(
             transport=transport, follow_redirects=False, trust_env=False,
             timeout=httpx.Timeout(t, connect=min(10.0, t)),
-            headers={"User-Agent": user_agent(), "Accept": "text/html,application/xhtml+xml,"
+            headers={"User-Agent": user_agent(), "Accept-Encoding": "gzip, deflate",
+                     "Accept": "text/html,application/xhtml+xml,"
                      "application/pdf,application/rss+xml,application/atom+xml,text/*;q=0.9,*/*;q=0.5"})
         self.robots = Robots(self)
         self.last: dict[str, float] = {}       # host -> when its last request started
@@ -267,18 +349,19 @@ class Fetcher:
 
     # --- one address, through its redirects -----------------------------------------
     def get(self, address: str, validators: dict[str, str] | None = None,
-            max_bytes: int | None = None, robots: bool = True) -> Fetched:
+            max_bytes: int | None = None, robots: bool = True, truncate: bool = False) -> Fetched:
         """GET ``address`` following redirects; FetchError / Refused on any failure.
 
         ``validators`` (``etag``, ``last_modified``) make the request conditional: an
-        unchanged page answers 304 with no body.
+        unchanged page answers 304 with no body. ``truncate`` keeps the first
+        ``max_bytes`` of a longer body instead of refusing it (robots.txt).
         """
         url = check_address(address)
         chain = [url]
         for _ in range(self.options.max_redirects + 1):
             if robots and self.options.robots and not self.robots.allowed(url):
                 raise Refused("robots.txt disallows it (the site asks crawlers not to fetch it)")
-            got = self._request(url, validators, max_bytes or self.max_bytes)
+            got = self._request(url, validators, max_bytes or self.max_bytes, truncate)
             if got.status not in REDIRECTS:
                 got.url, got.redirects = address, chain[1:]
                 return got
@@ -295,8 +378,10 @@ class Fetcher:
         raise FetchError(f"too many redirects (more than {self.options.max_redirects}), "
                          f"last to {url}")
 
-    def _request(self, url: str, validators: dict[str, str] | None, max_bytes: int) -> Fetched:
-        """One URL, retried on 429/5xx; the body is read only for 2xx answers."""
+    def _request(self, url: str, validators: dict[str, str] | None, max_bytes: int,
+                 truncate: bool = False) -> Fetched:
+        """One URL, retried on 429/5xx (waiting at most ``max_retry_after`` seconds in
+        all); the body is read only for 2xx answers."""
         import httpx
 
         opts = self.options
@@ -307,10 +392,11 @@ class Fetcher:
             if validators.get("last_modified"):
                 headers["If-Modified-Since"] = validators["last_modified"]
         attempt = 0
+        waited = 0.0
         while True:
             self._wait_turn(url, opts.delay)
             try:
-                got = self._once(url, headers, max_bytes)
+                got = self._once(url, headers, max_bytes, truncate)
             except Refused:
                 raise
             except FetchError:
@@ -335,10 +421,14 @@ class Fetcher:
                 wait = _retry_after(got.headers.get("retry-after"))
                 if wait is None:
                     wait = opts.backoff * (2 ** attempt)
-                if wait > opts.max_retry_after:
-                    raise FetchError(f"HTTP {status}; the server asks to retry after {wait:.0f} s: "
-                                     "try again later", status)
+                if waited + wait > opts.max_retry_after:
+                    asked = "the server asks to retry after" if got.headers.get("retry-after") \
+                        else "the next retry would be after"
+                    raise FetchError(f"HTTP {status}; {asked} {wait:.0f} s: try again later "
+                                     f"(one address is waited for {opts.max_retry_after:g} s at "
+                                     "most in all)", status)
                 attempt += 1
+                waited += wait
                 self.sleep(wait)
                 continue
             if status in REDIRECTS or status == 304 or 200 <= status < 300:
@@ -349,21 +439,50 @@ class Fetcher:
             tries = f" after {attempt + 1} tries" if attempt else ""
             raise FetchError(f"HTTP {status} {reason}{tries}".strip(), status)
 
-    def _once(self, url: str, headers: dict[str, str], max_bytes: int) -> Fetched:
+    def _once(self, url: str, headers: dict[str, str], max_bytes: int,
+              truncate: bool = False) -> Fetched:
+        """One exchange, over by ``options.deadline`` whatever the server does (the clock
+        bounds every socket read and write, headers included). The body is read raw and
+        its Content-Encoding layers decoded here, each under the same size budget."""
+        import httpx
+
         started = time.monotonic()
-        with self.client.stream("GET", url, headers=headers) as resp:
-            hdrs = {k.lower(): v for k, v in resp.headers.items()}
-            got = Fetched(url, str(resp.url), resp.status_code, hdrs,
-                          fetched_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
-            if not 200 <= resp.status_code < 300:
+        self.clock.until = until = started + self.options.deadline
+        try:
+            with self.client.stream("GET", url, headers=headers) as resp:
+                hdrs = {k.lower(): v for k, v in resp.headers.items()}
+                got = Fetched(url, str(resp.url), resp.status_code, hdrs,
+                              fetched_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+                if not 200 <= resp.status_code < 300:
+                    return got
+                declared = hdrs.get("content-length", "")
+                if declared.isdigit() and int(declared) > max_bytes and not truncate:
+                    raise FetchError(f"too large: {size(int(declared))} declared, over the "
+                                     f"{size(max_bytes)} limit (raise it with --max-file-mb)")
+                got.body = self._body(resp, hdrs.get("content-encoding", ""), max_bytes,
+                                      truncate, started)
                 return got
-            declared = hdrs.get("content-length", "")
-            if declared.isdigit() and int(declared) > max_bytes:
-                raise FetchError(f"too large: {size(int(declared))} declared, over the "
-                                 f"{size(max_bytes)} limit (raise it with --max-file-mb)")
-            parts: list[bytes] = []
-            n = 0
-            for chunk in resp.iter_bytes():
+        except httpx.TimeoutException:
+            if time.monotonic() >= until - 0.05:
+                raise FetchError(f"download too slow: gave up after {self.options.deadline:g} s "
+                                 "(the whole exchange, headers included, may take 4 x "
+                                 "--http-timeout)") from None
+            raise
+        finally:
+            self.clock.until = None
+
+    def _body(self, resp, encoding: str, max_bytes: int, truncate: bool, started: float) -> bytes:
+        budget = _Budget(max_bytes)
+        chunks: Iterator[bytes] = budget.count(resp.iter_raw())
+        for layer in reversed(_encodings(encoding, self.options.max_encodings)):
+            chunks = budget.count(_decode(layer, chunks))
+        parts: list[bytes] = []
+        n = 0
+        try:
+            for chunk in chunks:
+                if truncate and n + len(chunk) > max_bytes:
+                    parts.append(chunk[:max_bytes - n])
+                    break
                 n += len(chunk)
                 if n > max_bytes:
                     raise FetchError(f"too large: more than the {size(max_bytes)} limit "
@@ -371,8 +490,18 @@ class Fetcher:
                 parts.append(chunk)
                 if time.monotonic() - started > self.options.deadline:
                     raise FetchError(f"download too slow: gave up after {self.options.deadline:g} s")
-            got.body = b"".join(parts)
-            return got
+        except _OverBudget:
+            if truncate:
+                pass
+            elif encoding.strip() and encoding.strip().lower() != "identity":
+                raise FetchError(f"too large: more than the {size(max_bytes)} limit once decoded "
+                                 f"(Content-Encoding: {encoding.strip()}; a decompression bomb?)") from None
+            else:
+                raise FetchError(f"too large: more than the {size(max_bytes)} limit "
+                                 "(raise it with --max-file-mb)") from None
+        except zlib.error as exc:
+            raise FetchError(f"cannot decode the response body ({encoding}: {exc})") from None
+        return b"".join(parts)
 
     def _wait_turn(self, url: str, delay: float) -> None:
         """Sleep until this host's last request is ``delay`` (or its Crawl-delay) ago."""
@@ -384,6 +513,80 @@ class Fetcher:
             if wait > 0:
                 self.sleep(wait)
         self.last[host] = time.monotonic()
+
+
+class _OverBudget(Exception):
+    pass
+
+
+class _Budget:
+    """One size budget for a body: its raw bytes and what every Content-Encoding layer
+    produces are counted together, so nested layers (``gzip, gzip``) stop as soon as
+    their output, however small the input, passes the limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = 3 * limit      # raw + layers: a plain body uses one share of it
+        self.first = limit          # what any one stream may reach
+        self.n = 0
+
+    def count(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        mine = 0
+        for chunk in chunks:
+            mine += len(chunk)
+            self.n += len(chunk)
+            if mine > self.first or self.n > self.limit:
+                raise _OverBudget
+            yield chunk
+
+
+_DECODE_STEP = 64 * 1024
+
+
+def _encodings(header: str, most: int) -> list[str]:
+    """The Content-Encoding layers in the order they were applied ('identity' dropped);
+    FetchError for one this client did not ask for, or too many."""
+    layers = [x.strip().lower() for x in header.split(",") if x.strip()]
+    layers = [x for x in layers if x != "identity"]
+    for x in layers:
+        if x not in ("gzip", "x-gzip", "deflate"):
+            raise FetchError(f"unsupported Content-Encoding {x!r} (only gzip and deflate are asked for)")
+    if len(layers) > most:
+        raise FetchError(f"Content-Encoding with {len(layers)} layers ({header.strip()}): "
+                         f"more than {most} is refused (a decompression bomb?)")
+    return layers
+
+
+def _decode(layer: str, chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """One Content-Encoding layer, decoded in steps of at most 64 KB of output (never one
+    call that inflates a small input to gigabytes)."""
+    d = None
+    for chunk in chunks:
+        if d is None:
+            if layer == "deflate":      # zlib-wrapped, or raw as some servers send it
+                zlib_header = len(chunk) >= 2 and chunk[0] & 0x0F == 8 and \
+                    (chunk[0] << 8 | chunk[1]) % 31 == 0
+                d = zlib.decompressobj(zlib.MAX_WBITS if zlib_header else -zlib.MAX_WBITS)
+            else:
+                d = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        data = chunk
+        while True:
+            if d.eof:                   # gzip members one after another; other trailing
+                data = d.unused_data + data     # bytes (padding) are ignored, as browsers do
+                if layer == "deflate" or not data.startswith(b"\x1f\x8b"):
+                    break
+                d = zlib.decompressobj(zlib.MAX_WBITS | 16)
+            out = d.decompress(data, _DECODE_STEP)
+            if out:
+                yield out
+            data = d.unconsumed_tail
+            if not data and len(out) < _DECODE_STEP and not d.eof:
+                break
+            if not data and d.eof and not d.unused_data:
+                break
+    if d is not None and not d.eof:
+        tail = d.flush()
+        if tail:
+            yield tail
 
 
 def _first_line(exc: BaseException) -> str:
@@ -483,6 +686,13 @@ class WebSource:
         self.pending: dict[str, WebInfo] = {}
         self.seen: set[str] = set()
         self.n = 0
+        # (feed address, items it lists, items fetched) of each feed cut at max_feed_items
+        self.cut_feeds: list[tuple[str, int, int]] = []
+
+    @property
+    def dropped_items(self) -> int:
+        """Feed items left out (over ``max_feed_items``), over all feeds."""
+        return sum(total - kept for _, total, kept in self.cut_feeds)
 
     def close(self) -> None:
         self.fetcher.close()
@@ -527,6 +737,8 @@ class WebSource:
                 yield self._error(url, str(exc))
                 return
             items = parsed.items[:self.options.max_feed_items]
+            if len(parsed.items) > len(items):
+                self.cut_feeds.append((url, len(parsed.items), len(items)))
             if not items:
                 yield self._error(url, "the feed lists no items with a link")
             for item in items:
