@@ -65,6 +65,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
+        self.figures_in: dict[int, int] = {}  # sentence start -> how many figures with a unit
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self.typer = HeaderTyper(vocab, self._header_unit)
         self.tables = TableIndex(prepare_tables(
@@ -125,7 +126,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return True
         if c.table is not None:
             return False
-        if c.family == "request_throughput" and notclaims.is_offered_load(lead):
+        # an offered load is the condition of another figure in its sentence; alone, "serves
+        # it at 14.6 requests per second" is the rate it reached
+        others = self.figures_in.get(s_start, 0) > 1
+        if c.family == "request_throughput" and others and notclaims.is_offered_load(lead):
             self.offered.setdefault(s_start, c.value)
             return True
         if c.family == "tokens":
@@ -414,6 +418,10 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
     # the figure it refers to, so that figure must be complete before it.
     # a count of one or two tokens is a step of generation, not a size
     cands = [c for c in cands if not (c.family == "tokens" and c.value < 10)]
+    for c in cands:
+        if c.family:
+            s = ex.seg.sentence(c.start)[0]
+            ex.figures_in[s] = ex.figures_in.get(s, 0) + 1
     for c in sorted((c for c in cands if c.family), key=depth):
         try:
             claim = ex.build(c)

@@ -1,0 +1,59 @@
+"""What is not a claim (docs/extraction.md): each rule against a sentence where the same
+number is a claim, so a rule that drops too much fails as surely as one that keeps too much.
+Sentences are written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.extract import extract_claims
+from pipeline.model import Document
+
+
+def claims(text: str):
+    return extract_claims(Document(id="t", path="t", format="text", text=text))
+
+
+def surfaces(text: str) -> list[str]:
+    return [c.surface for c in claims(text)]
+
+
+@pytest.mark.parametrize("skipped, kept", [
+    # a part number is not a time; a time is
+    ("The server has two Xeon Gold 6454S processors.", "The job took 6454 s on one GPU server."),
+    # TeX math is not a price; a price is
+    ("The projection is $64 \\times 576$ for each head.", "The GPU rents for $64 per hour."),
+    # a worked example names no system; the same time about a model run does
+    ("Mowing the lawn alone takes 40 minutes.", "Fine-tuning the model on one GPU takes 40 minutes."),
+    # a share of agreement is no performance figure; a share of throughput is
+    ("The annotators reached 59.8% agreement.", "The kernel reached 59.8% higher throughput than the baseline."),
+])
+def test_rule_and_its_counterpart(skipped, kept):
+    assert surfaces(skipped) == [] or all(
+        c.family not in ("latency", "money", "percent") for c in claims(skipped)), surfaces(skipped)
+    assert surfaces(kept), kept
+
+
+def test_offered_load_is_a_setting_but_a_lone_rate_is_a_figure():
+    load = claims("At 16 QPS, SGLang keeps the median TTFT under 200 ms.")
+    assert [c.surface for c in load] == ["200 ms"] and load[0].offered_load == 16
+    ranged = claims("We send requests at rates ranging from 1 to 16 requests per second and "
+                    "measure a median latency of 2.5 s.")
+    assert [c.family for c in ranged] == ["latency"]
+    alone = claims("LMDeploy serves Llama 2 7B at 14.6 requests per second on one A100.")
+    assert [(c.family, c.value) for c in alone] == [("request_throughput", 14.6)]
+
+
+def test_length_settings_are_conditions_but_workload_statistics_are_claims():
+    s = claims("With an input length of 128k tokens, prefix caching cuts prefill time by 92%.")
+    assert [c.surface for c in s] == ["92%"] and s[0].isl == 128000
+    stat = claims("The median input in the trace is 142K tokens.")
+    assert [c.value for c in stat] == [142000]
+    ctx = claims("The model supports a context length of 128K tokens.")
+    assert [c.value for c in ctx] == [128000]
+
+
+def test_number_and_unit_across_a_hard_line_break():
+    s = claims("The best result is 1,094,347\ntokens per second per GPU on one rack.")
+    assert [(c.value, c.scope) for c in s] == [(1094347, "per_gpu")]
+    assert claims("It reached 1.09\nmillion tokens per second per GPU.")[0].value == 1.09e6
+    assert surfaces("It took 40\n\ns for the data to arrive.") == []   # a blank line parts them
