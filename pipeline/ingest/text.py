@@ -2,8 +2,8 @@
 
 Why hand-rolled rather than only charset-normalizer: on short English files its guess
 wanders between cp1250, cp1252 and friends, and a wrong guess silently changes
-characters. The rules below are deterministic: a BOM decides; valid UTF-8 is UTF-8;
-UTF-16 without BOM is recognised by its NUL pattern; text that is mostly UTF-8 with a few
+characters. The rules below are deterministic: a BOM decides; UTF-16 without BOM is
+recognised by its NUL pattern (before UTF-8, which NULs do not break); valid UTF-8 is UTF-8; text that is mostly UTF-8 with a few
 broken bytes stays UTF-8, those bytes read as cp1252 where that is plainly right (a
 Latin-1 "café" pasted into UTF-8) and as U+FFFD elsewhere; otherwise a multi-byte legacy codec
 is taken only when charset-normalizer finds one that decodes the bytes cleanly, and
@@ -112,6 +112,22 @@ def looks_utf16(data: bytes) -> str | None:
     return None
 
 
+def _bomless_utf16(data: bytes) -> str | None:
+    """UTF-16 without a BOM in bytes that may also be valid UTF-8: NULs in at least half
+    of the even (or odd) positions and almost none in the others, over 16 bytes or more
+    (a few stray NULs in UTF-8 text never qualify)."""
+    sample = data[:4096]
+    if len(sample) < 16 or sample.count(0) < 8:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    even_nul, odd_nul = even.count(0) / len(even), odd.count(0) / len(odd)
+    if odd_nul > 0.5 and even_nul < 0.05:
+        return "utf-16-le"
+    if even_nul > 0.5 and odd_nul < 0.05:
+        return "utf-16-be"
+    return None
+
+
 def _count_replacements(raw: bytes, codec: str) -> tuple[str, int]:
     text = raw.decode(codec, errors="replace")
     return text, text.count("\ufffd") - raw.decode(codec, errors="ignore").count("\ufffd")
@@ -136,14 +152,16 @@ def _decode_raw(data: bytes) -> Decoded:
         if data.startswith(bom):
             text, bad = _count_replacements(data[len(bom):], codec)
             return Decoded(text, codec, bad, bom=True)
+    # before UTF-8: BOM-less UTF-16 of mostly Latin text is valid UTF-8 too (NUL is a
+    # UTF-8 character), which would store every other character as U+FFFD
+    utf16 = _bomless_utf16(data)
+    if utf16:
+        text, bad = _count_replacements(data, utf16)
+        return Decoded(text, utf16, bad)
     try:
         return Decoded(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
         pass
-    utf16 = looks_utf16(data)
-    if utf16:
-        text, bad = _count_replacements(data, utf16)
-        return Decoded(text, utf16, bad)
     good = len(_UTF8_MULTIBYTE.findall(data))
     if good:
         mixed = _decode_mixed(data)
