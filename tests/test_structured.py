@@ -207,6 +207,33 @@ def test_cli_ingest_stores_nothing_of_a_bad_file(tmp_path, run_cli):
         con.close()
 
 
+def test_damaged_result_files_fail_cleanly():
+    """Cut, flipped and spliced copies of every fixture: a Document or one IngestError."""
+    import random
+
+    rng = random.Random(14)
+    splices = [b'{"a":[1]}', b"null", b'"Performance_Result": {"x": 1},', b"|", b"\n\n",
+               b"1e999", b'"timestamp": 99999999999999999999,']
+    for path in sorted(FIX.rglob("*.*")):
+        data = path.read_bytes()
+        for _ in range(40):
+            b = bytearray(data)
+            op = rng.random()
+            if op < 0.3:
+                b = b[:rng.randrange(len(b))]
+            elif op < 0.6:
+                for _ in range(rng.randrange(1, 5)):
+                    b[rng.randrange(len(b))] = rng.choice(b'[]{}",:|\n0123456789x\x00')
+            else:
+                j = rng.randrange(len(b))
+                b[j:j] = rng.choice(splices)
+            try:
+                doc = ingest_bytes(bytes(b), path.name)
+            except IngestError:
+                continue
+            _claims(doc)
+
+
 # --- claims check through the real CLI -------------------------------------------------------
 
 def _check(run_cli, db: Path, headline: str) -> tuple[int, str]:

@@ -231,7 +231,16 @@ def _accelerator_name(text: str) -> str | None:
     'MI300X'), so "8 x MI300X" reads as eight of them; None when no name is known."""
     from pipeline.vocab.loader import load
 
-    return load().accelerators.first(text) if text else None
+    if not text:
+        return None
+    acc = load().accelerators
+    found = acc.first(text)
+    if found is None:
+        # spec sheets shout ("INTEL(R) XEON(R) 6787P"): the same spellings, any case
+        for name, spellings in acc.spellings.items():
+            if any(re.search(rf"(?<![\w-])(?:{p})(?![\w])", text, re.I) for p in spellings):
+                return name
+    return found
 
 
 def _hardware(r: dict) -> tuple[str, int | None, str]:
@@ -262,7 +271,9 @@ def _hardware(r: dict) -> tuple[str, int | None, str]:
     proc, per = _cell(r.get("Processor")), _int(r.get("p#")) or _int(r.get("host_processors_per_node"))
     if proc:
         n = (per or 1) * nodes
-        return f"{n} x {proc}", None, "host processors (no accelerator)"
+        name = _accelerator_name(proc)
+        cell = f"{n} x {name} ({proc})" if name and name != proc else f"{n} x {proc}"
+        return cell, None, "host processors (no accelerator)"
     return acc, None, "no accelerator count"
 
 
@@ -513,7 +524,10 @@ def _llmperf(text: str) -> Parsed:
     published = None
     stamps = [_int(o.get("timestamp")) for o in objs if _int(o.get("timestamp"))]
     if stamps:
-        published = datetime.fromtimestamp(min(stamps), tz=timezone.utc).date().isoformat()
+        try:
+            published = datetime.fromtimestamp(min(stamps), tz=timezone.utc).date().isoformat()
+        except (OverflowError, OSError, ValueError):
+            published = None
     meta: dict[str, Any] = {"rows": rows_meta}
     if published:
         meta["published_source"] = "timestamp"
