@@ -57,3 +57,9 @@ def test_number_and_unit_across_a_hard_line_break():
     assert [(c.value, c.scope) for c in s] == [(1094347, "per_gpu")]
     assert claims("It reached 1.09\nmillion tokens per second per GPU.")[0].value == 1.09e6
     assert surfaces("It took 40\n\ns for the data to arrive.") == []   # a blank line parts them
+
+
+def test_chart_axis_ticks_are_not_figures_but_lists_are():
+    assert surfaces("0 100 200 300 400 Bandwidth (Gbps) 0 10 20 30 40 TTFT (s)") == []
+    ladder = claims("Runs at 30, 50, 75, 100, 150 and 200 tok/s/user.")
+    assert len(ladder) == 6 and all(c.scope == "per_user" for c in ladder)

@@ -126,6 +126,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return True
         if c.table is not None:
             return False
+        if notclaims.in_axis_ticks(self.text, c.num.start, c.num.end):
+            return True
         # an offered load is the condition of another figure in its sentence; alone, "serves
         # it at 14.6 requests per second" is the rate it reached
         others = self.figures_in.get(s_start, 0) > 1

@@ -12,6 +12,9 @@ a reader would give for skipping a number (docs/extraction.md lists them):
 * worked examples: a time or a price in a sentence that names no system and no computing
   word ("it takes 40 minutes to mow the lawn") describes no measured system.
 
+* chart residue: a number in a run of four or more bare numbers (a chart axis as PDF text
+  renders it) outside any table.
+
 Part numbers ("Xeon Gold 6454S") are kept out by the units themselves: a lone "s" or "h" is
 a unit only in lower case (vocab/units.toml).
 """
@@ -75,6 +78,17 @@ def length_setting(lead: str) -> str | None:
     if m.group("kind").lower() == "context":
         return None        # a context length is a claim about the model
     return "osl" if m.group("kind").lower() in _OUTPUT_KINDS else "isl"
+
+
+# four or more bare numbers in a row, apart only by spaces: the tick labels of a chart axis
+# as PDF text renders them ("0 100 200 300 400 BandWidth (Gbps)")
+_TICKS_RE = re.compile(r"(?<![\w.,])(?:\d(?:[\d.,]*\d)?[ \t\n]+){3,}\d(?:[\d.,]*\d)?(?![\w.,])")
+
+
+def in_axis_ticks(text: str, start: int, end: int) -> bool:
+    """Is the number at ``text[start:end]`` one of a run of bare numbers (a chart's axis)?"""
+    lo, hi = max(0, start - 60), min(len(text), end + 60)
+    return any(m.start() <= start and end <= m.end() for m in _TICKS_RE.finditer(text, lo, hi))
 
 
 def names_a_system(sentence: str) -> bool:
