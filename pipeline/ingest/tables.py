@@ -309,6 +309,9 @@ def aligned_table(text: str, rows_spans: list[tuple[int, int]],
 
 
 def _ws_block(text: str, spans: list[tuple[int, int]], page: int | None) -> Table | None:
+    # cheap refusals first: a header with letters, two rows below it with digits
+    if not _LETTER_RE.search(text, *spans[0]) or sum(1 for a, b in spans[1:3] if _DIGIT_RE.search(text, a, b)) < 1:
+        return None
     pieces = [[(a + s, a + e, float(s), float(e)) for s, e in _split_ws(text[a:b])] for a, b in spans]
     return aligned_table(text, spans, pieces, page, "whitespace")
 
@@ -328,25 +331,46 @@ def whitespace_tables(text: str, start: int = 0, end: int | None = None, page: i
                 tables.append(t)
         block.clear()
 
-    pos = start
     si = 0
-    while pos < end:
-        nl = text.find("\n", pos, end)
-        le = end if nl < 0 else nl
-        while si < len(skip) and skip[si][1] <= pos:
+    prev_end = -2
+    for ls, le in _lines_with(text, ("  ", "\t"), start, end):
+        while si < len(skip) and skip[si][1] <= ls:
             si += 1
-        inside = si < len(skip) and skip[si][0] < le and pos < skip[si][1]
-        line = text[pos:le].strip()
-        # a table line: two or more pieces between wide gaps (not indentation), not a pipe line
-        ok = (not inside and ("  " in line or "\t" in line) and not line.startswith(("|", "```"))
-              and len(_split_ws(text[pos:le])) >= 2)
-        if ok:
-            block.append((pos, le))
-        else:
+        if si < len(skip) and skip[si][0] < le and ls < skip[si][1]:
+            continue
+        line = text[ls:le].strip()
+        if line.startswith(("|", "```")) or not _INNER_GAP_RE.search(line):
+            continue
+        if ls != prev_end + 1:   # a line between: the block ends
             flush()
-        pos = le + 1
+        block.append((ls, le))
+        prev_end = le
     flush()
     return tables
+
+
+def _lines_with(text: str, needles: tuple[str, ...], start: int, end: int):
+    """(start, end) of each line of ``text[start:end]`` holding one of ``needles``, in
+    order; lines without them are skipped by ``str.find``, in C (each needle's next
+    place is looked up again only once passed, so the text is read once per needle)."""
+    nxt = {x: text.find(x, start, end) for x in needles}
+    pos = start
+    while pos < end:
+        for x, k in list(nxt.items()):
+            if 0 <= k < pos:
+                nxt[x] = text.find(x, pos, end)
+        hits = [k for k in nxt.values() if k >= 0]
+        if not hits:
+            return
+        k = min(hits)
+        ls = max(text.rfind("\n", start, k) + 1, start)
+        le = text.find("\n", k, end)
+        le = end if le < 0 else le
+        yield ls, le
+        pos = le + 1
+
+
+_INNER_GAP_RE = re.compile(r"\S(?: {2,}|\t)[ \t]*\S")
 
 
 # ---------------------------------------------------------------------- HTML source tables
@@ -425,7 +449,9 @@ def html_source_tables(text: str) -> list[Table]:
 
 
 # ---------------------------------------------------------------------- key: value blocks
-_KV_LINE_RE = re.compile(r"[ \t]*([A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+([~<>]?\d[\d,]*(?:\.\d+)?(?:[ \t]*[A-Za-z%/]{1,10})?)[ \t]*(?=\n|$)")
+_KV_BODY = (r"(?P<line>[ \t]*(?P<key>[A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+"
+            r"(?P<value>[~<>]?\d[\d,]*(?:\.\d+)?(?:[ \t]*[A-Za-z%/]{1,10})?)[ \t]*)(?=\n|$)")
+_KV_LINE_RE = re.compile(_KV_BODY)
 MIN_KV_LINES = 3
 
 
@@ -439,26 +465,24 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
 
     def flush() -> None:
         if len(block) >= MIN_KV_LINES:
-            rows = [Row(m.start(), m.end(), [Cell(m.start(1), m.end(1), 0, m.group(1)),
-                                             Cell(m.start(2), m.end(2), 1, m.group(2))]) for m in block]
-            start = block[0].start()
-            tables.append(Table(start=start, end=block[-1].end(), header=["", ""], rows=rows,
+            rows = [Row(m.start("line"), m.end("line"), [Cell(m.start("key"), m.end("key"), 0, m.group("key")),
+                                                         Cell(m.start("value"), m.end("value"), 1, m.group("value"))])
+                    for m in block]
+            start = block[0].start("line")
+            tables.append(Table(start=start, end=block[-1].end("line"), header=["", ""], rows=rows,
                                 caption=caption_above(text, start), context=context_before(text, start),
                                 source="key-value"))
         block.clear()
 
-    pos, n = 0, len(text)
-    while pos <= n:
-        nl = text.find("\n", pos)
-        le = n if nl < 0 else nl
-        m = _KV_LINE_RE.match(text, pos, le) if ":" in text[pos:le] else None
-        if m is not None and m.end() == le and not any(s < le and pos < e for s, e in skip):
-            block.append(m)
-        else:
+    prev_end = -2
+    for ls, le in _lines_with(text, (":",), 0, len(text)):
+        m = _KV_LINE_RE.match(text, ls, le)
+        if m is None or m.end("line") != le or any(s < le and ls < e for s, e in skip):
+            continue
+        if ls != prev_end + 1:
             flush()
-        if nl < 0:
-            break
-        pos = nl + 1
+        block.append(m)
+        prev_end = le
     flush()
     return tables
 
