@@ -71,7 +71,8 @@ class ContextResolver:
 
     def _resolve_lists(self, cands: list[Cand]) -> None:
         """"a ladder of 30, 50, 75, 100, 150 and 200": a list of three or more bare numbers
-        takes the unit of a figure in its sentence whose value is one of the list's."""
+        takes the unit of a figure in its sentence whose value is one of the list's; "30, 50,
+        75 and 100 tokens/s" takes the unit written once after its last number."""
         text = self.text
         i = 0
         while i < len(cands):
@@ -80,17 +81,23 @@ class ContextResolver:
             while j < len(cands) and not cands[j - 1].family and not cands[j].family and LIST_SEP_RE.fullmatch(text, cands[j - 1].end, cands[j].start):
                 run.append(cands[j])
                 j += 1
-            if len(run) >= 3 and not run[0].family:
+            ref = None
+            if (len(run) >= 2 and not run[0].family and j < len(cands) and cands[j].family
+                    and cands[j].low is None and not cands[j].implied
+                    and LIST_SEP_RE.fullmatch(text, run[-1].end, cands[j].start)):
+                # "30, 50, 75 and 100 tokens/s": the unit written once, after the last
+                ref = cands[j]
+            elif len(run) >= 3 and not run[0].family:
                 s_start, s_end = self.seg.sentence(run[0].start)
                 values = {c.num.value for c in run}
                 ref = next((o for o in cands if o.family and not o.implied and s_start <= o.start < s_end
                             and o.num.value in values and o.family not in ("ratio", "percent")), None)
-                if ref is not None:
-                    factor = (ref.value / ref.num.value) if ref.num.value else 1.0
-                    for c in run:
-                        c.family, c.unit, c.ref, c.ref_kind, c.implied = ref.family, ref.unit, ref, "list", True
-                        c.value = c.num.value * factor
-                        c.precision = c.num.precision * factor
+            if ref is not None:
+                factor = (ref.value / ref.num.value) if ref.num.value else 1.0
+                for c in run:
+                    c.family, c.unit, c.ref, c.ref_kind, c.implied = ref.family, ref.unit, ref, "list", True
+                    c.value = c.num.value * factor
+                    c.precision = c.num.precision * factor
             i = j
 
     def _standalone(self, c: Cand) -> bool:
