@@ -200,8 +200,13 @@ def _ingest_and_link(store, paths, urls, web, force, workers, timeout, follow_li
     except Exception as exc:
         if _State.debug:
             raise
-        _err(f"linking failed ({type(exc).__name__}: {one_line(exc)}); the documents "
-             "are stored, `claims link` retries")
+        from pipeline.store import damaged, disk_full
+
+        if damaged(exc):
+            raise StoreError(damaged(exc)) from None
+        full = disk_full(exc, store.path)
+        _err(f"linking failed ({full or type(exc).__name__ + ': ' + one_line(exc)}); the "
+             "documents are stored, `claims link` retries")
         return summary, True
     _print_link_report(report, quiet, verbose)
     return summary, False
@@ -403,7 +408,9 @@ def sql(
         except Exception as exc:
             if _State.debug:
                 raise
-            raise UserError(sql_error(exc)) from None
+            from pipeline.store import damaged
+
+            raise UserError(damaged(exc) or sql_error(exc)) from None
     out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
     if fmt is SqlFormat.csv:
         output.write_csv(out, columns, rows)
@@ -661,6 +668,14 @@ def main(argv: list[str] | None = None) -> None:
         _err("interrupted")
         sys.exit(130)
     except Exception as exc:
+        from pipeline.store import damaged, disk_full
+
+        problem = damaged(exc) or disk_full(exc)
+        if problem:         # a damaged database or a full disk: the user's to fix
+            if _State.debug:
+                traceback.print_exc()
+            _err(problem)
+            sys.exit(2)
         # Usage errors from typer's (vendored) click know how to show themselves.
         show, code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
         if callable(show) and isinstance(code, int):

@@ -30,7 +30,8 @@ from pipeline.ingest import IngestError, content_id, ingest_file, read_bytes
 from pipeline.ingest.manifest import load as load_manifest, overrides_for
 from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNCHANGED, UNSUPPORTED, Found, walk
 from pipeline.model import Claim, Document
-from pipeline.store import LinkScope, LinkTotals, Pending, Plan, Store, Stored, one_line
+from pipeline.store import (LinkScope, LinkTotals, Pending, Plan, Store, StoreError, Stored,
+                            disk_full, one_line)
 
 # Bump when a change to ingest would store different text/metadata for the same bytes,
 # so that unchanged files are re-ingested once rather than skipped.
@@ -495,13 +496,19 @@ def _write_batch(store: Store, items: list[Stored], errors: list[tuple[str, str]
     it records nothing."""
     try:
         return store.write_many(items, force=force, errors=errors, locations=located), []
-    except Exception:
+    except Exception as exc:
+        full = disk_full(exc, store.path)
+        if full:        # every file would fail the same way: stop, saying so
+            raise StoreError(full) from None
         actions: list[str | None] = []
         failures = []
         for s in items:
             try:
                 actions.append(store.write_many([s], force=force)[0])
             except Exception as exc:
+                full = disk_full(exc, store.path)
+                if full:
+                    raise StoreError(full) from None
                 msg = " ".join(str(exc).split())
                 reason = f"not stored: {type(exc).__name__}: {msg}"
                 actions.append(None)

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import functools
 import json
 import operator
 import os
 import re
+import shutil
 import types
 import typing
 from dataclasses import dataclass, field, fields
@@ -66,7 +68,59 @@ def _open_error(db: Path, exc: duckdb.Error, read_only: bool) -> str:
     if "extension" in text.lower():
         return (f"cannot open {db}: it is not a DuckDB database (reading it would take a DuckDB "
                 "extension, and the tool never installs or loads one)")
+    problem = damaged(exc)
+    if problem:
+        return f"cannot open {db}: {problem}"
     return f"cannot open {db}: {one_line(exc)}"
+
+
+def _rollback(con) -> None:
+    """Roll back, keeping the error that got us here: a commit that failed (a full disk)
+    has ended the transaction already, and "cannot rollback - no transaction is active"
+    would hide why."""
+    try:
+        con.rollback()
+    except duckdb.Error:
+        pass
+
+
+_WRITE_TARGET = re.compile(r'(?:write|writing|extend)[^"]*"(?P<path>[^"]+)"', re.I)
+
+
+def disk_full(exc: BaseException, db: Path | None = None) -> str | None:
+    """One line for a write that failed because the disk is full (ENOSPC), else None."""
+    text = str(exc)
+    if getattr(exc, "errno", None) != errno.ENOSPC and "No space left on device" not in text \
+            and "disk is full" not in text.lower():
+        return None
+    m = _WRITE_TARGET.search(text)
+    target = Path(m.group("path")) if m else db
+    where = ""
+    if target is not None:
+        folder = target.parent if str(target.parent) else Path(".")
+        try:
+            free = shutil.disk_usage(folder).free
+            where = f" on the disk holding {folder} ({free / 1e6:,.1f} MB free)"
+        except OSError:
+            where = f" on the disk holding {folder}"
+    what = f"writing {target}" if target is not None else "writing the database"
+    return (f"disk full: no space left{where} while {what}; the batch being written was "
+            "rolled back and everything committed before is kept: free some space (or give "
+            "--db on another disk) and run the same command again")
+
+
+_DAMAGE = ("Could not read enough bytes", "Corrupt database file", "checksum",
+           "database file is corrupted", "Invalid database header")
+
+
+def damaged(exc: BaseException) -> str | None:
+    """One line for a read that failed because the database file is truncated or
+    corrupt, else None."""
+    text = one_line(exc)
+    if not isinstance(exc, duckdb.Error) or not any(k.lower() in text.lower() for k in _DAMAGE):
+        return None
+    return (f"the database file is damaged (truncated or corrupt): {text}; restore it from a "
+            "copy, or ingest again into a new --db")
 
 
 def one_line(exc: BaseException) -> str:
@@ -405,6 +459,30 @@ class _Known:
         return plan
 
 
+DUCKDB_HEADER_BYTES = 3 * 4096   # the file header and two database headers
+
+
+def _truncated(con, db: Path) -> str | None:
+    """Why the file is shorter than its own header says (cut short by a copy, a full disk
+    or a crash of the file system), or None. Checked at open, so a truncated warehouse is
+    refused in one line before any query reads past its end."""
+    if str(db) == ":memory:":
+        return None
+    try:
+        row = con.execute("SELECT total_blocks, block_size FROM pragma_database_size() "
+                          "WHERE database_name = current_database()").fetchone()
+        have = os.path.getsize(db)
+    except (duckdb.Error, OSError):
+        return None
+    if not row or row[0] is None or row[1] is None:
+        return None
+    want = DUCKDB_HEADER_BYTES + int(row[0]) * int(row[1])
+    if have < want:
+        return (f"it is {have:,} bytes and its header says {want:,} (truncated: a copy cut "
+                "short, or a disk that filled up?)")
+    return None
+
+
 class Store:
     """One DuckDB connection, either the single writer or a read-only reader."""
 
@@ -450,6 +528,10 @@ class Store:
             raise StoreError(_open_error(db, exc, read_only)) from None
         store = cls(con, db, read_only)
         try:
+            short = _truncated(con, db)
+            if short:
+                raise StoreError(f"cannot use {db}: the database file is damaged: {short}; "
+                                 "restore it from a copy, or ingest again into a new --db")
             store.shadowed = dbguard.check_shape(con, schema_sql(), view_sqls(),
                                                  writer=not read_only)
             if read_only:
@@ -459,6 +541,12 @@ class Store:
         except dbguard.ShapeError as exc:
             con.close()
             raise StoreError(f"cannot use {db}: {exc}") from None
+        except duckdb.Error as exc:
+            con.close()
+            problem = damaged(exc) or disk_full(exc, db)
+            if problem:
+                raise StoreError(f"cannot use {db}: {problem}") from None
+            raise
         except BaseException:
             con.close()
             raise
@@ -563,7 +651,7 @@ class Store:
                 self._record_errors(errors, at)
             con.commit()
         except BaseException:
-            con.rollback()
+            _rollback(con)
             raise
         finally:
             for name in ("_docs_batch", "_pages_batch", "_claims_batch", "_keys_batch",
@@ -871,7 +959,7 @@ class Store:
                 con.execute("DELETE FROM link_pending")
             con.commit()
         except BaseException:
-            con.rollback()
+            _rollback(con)
             raise
         finally:
             for name in names:

@@ -2,9 +2,13 @@
 corrupt warehouse, a full disk."""
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
+import duckdb
 import pytest
 
-from pipeline.ingest import ingest_bytes
 from pipeline.ingest.text import decode
 
 TEXT = "# Decode notes\n\nvLLM reaches 1,200 tokens/s on one H100 with Llama-3-8B.\n"
@@ -39,3 +43,104 @@ def test_utf16_without_bom_through_ingest(tmp_path, name, run_cli):
 def test_utf8_with_a_few_nuls_stays_utf8():
     d = decode("plain ascii text, 5 ms\x00 and more text here, 7 ms.\n".encode())
     assert d.encoding == "utf-8" and d.replaced == 1
+
+
+# --- a damaged warehouse ------------------------------------------------------------------
+
+CHECK = Path(__file__).resolve().parent / "fixtures" / "check"
+BLOCK0 = 12288 + 262144       # the file header, then the first 256 KB block
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory, run_cli):
+    tmp = tmp_path_factory.mktemp("damaged")
+    run_cli("ingest", str(CHECK), "--db", str(tmp / "good.duckdb"), "-q", cwd=tmp, check=True)
+    return tmp, (tmp / "good.duckdb").read_bytes()
+
+
+@pytest.mark.parametrize("how", ["half", "one_byte_short", "header_only", "garbled_block"])
+def test_a_damaged_database_is_one_line_and_exit_2(warehouse, run_cli, how):
+    tmp, data = warehouse
+    damaged = {"half": data[:len(data) // 2], "one_byte_short": data[:-1],
+               "header_only": data[:20000],
+               "garbled_block": data[:BLOCK0] + b"\xaa" * 50000 + data[BLOCK0 + 50000:]}[how]
+    db = tmp / f"{how}.duckdb"
+    db.write_bytes(damaged)
+    new = tmp / "new"                 # files it does not hold: written, then linked
+    new.mkdir(exist_ok=True)
+    (new / "n.md").write_text("Orbit serves Llama 3.1 405B at 31 tokens/s per user on 8 H100s.\n")
+    every = [["report", "-o", str(tmp / "out")], ["sql", "SELECT count(*) FROM claims_full"],
+             ["export", "claims"], ["ingest", str(new), "-q"]]
+    for args in (every if how in ("half", "garbled_block") else every[1::2]):
+        p = run_cli(*args, "--db", str(db), cwd=tmp)
+        lines = p.stderr.strip().splitlines()
+        assert p.returncode == 2, (how, args, p.stderr)
+        assert len(lines) == 1 and lines[0].startswith("error: "), (how, args, p.stderr)
+        assert "damaged" in lines[0] and "unexpected" not in lines[0], lines[0]
+    if how != "garbled_block":     # refused at open: never written to
+        assert db.read_bytes() == damaged
+
+
+# --- a full disk --------------------------------------------------------------------------
+
+class _FailingCommit:
+    """A connection whose commit fails as DuckDB's does on a full disk: the transaction
+    is over, so a rollback after it raises 'no transaction is active'."""
+
+    def __init__(self, con):
+        self._con, self._failed = con, False
+
+    def commit(self):
+        self._con.rollback()
+        self._failed = True
+        raise duckdb.TransactionException('TransactionContext Error: Failed to commit: Could not '
+                                          'write file "/x/w.duckdb.wal": No space left on device')
+
+    def rollback(self):
+        if self._failed:
+            raise duckdb.TransactionException("TransactionContext Error: cannot rollback - no "
+                                              "transaction is active")
+        self._con.rollback()
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+
+def test_a_failed_commit_reports_itself_not_the_rollback(tmp_path):
+    from pipeline.model import Document
+    from pipeline.run import _write_batch
+    from pipeline.store import Store, StoreError, Stored, disk_full
+
+    doc = Document(id="d1", path="a.md", format="markdown", text="x", meta={})
+    with Store.open(tmp_path / "w.duckdb") as store:
+        store.con = _FailingCommit(store.con)
+        with pytest.raises(duckdb.TransactionException, match="No space left on device"):
+            store.write_many([Stored.of(doc, [], "fp")])
+        store.con._failed = False
+        with pytest.raises(StoreError, match=r"^disk full: no space left on the disk holding /x "):
+            _write_batch(store, [Stored.of(doc, [], "fp")], [], False)
+    assert disk_full(OSError(28, "No space left on device")) is not None
+    assert disk_full(ValueError("no")) is None
+
+
+def test_disk_full_for_real_on_a_small_tmpfs(tmp_path, run_cli):
+    """A 1.2 MB tmpfs (root only; skipped where it cannot be mounted)."""
+    small = tmp_path / "small"
+    small.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1200k", "tmpfs",
+                                            str(small)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        corpus = tmp_path / "big"
+        corpus.mkdir()
+        for i in range(300):
+            (corpus / f"d{i}.md").write_text(f"# Doc {i}\n\nvLLM reaches {1000 + i} tokens/s on "
+                                             f"one H100. {os.urandom(2000).hex()}\n")
+        p = run_cli("ingest", "big", "--db", str(small / "w.duckdb"), cwd=tmp_path)
+        lines = p.stderr.strip().splitlines()
+        assert p.returncode == 2, p.stderr
+        assert len(lines) == 1 and lines[0].startswith(f"error: disk full: no space left on the "
+                                                       f"disk holding {small}"), p.stderr
+        assert "cannot rollback" not in p.stderr
+    finally:
+        subprocess.run(["umount", str(small)], capture_output=True)
