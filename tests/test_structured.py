@@ -68,6 +68,10 @@ def test_a_result_file_name_alone_is_not_enough():
     doc = ingest_bytes(b"# Notes\n\nThe Performance_Result, Performance_Units and Scenario "
                        b"fields.\n", "notes.md")
     assert "source_kind" not in doc.meta
+    # a README opening with a badge link and quoting llmperf keys is still Markdown
+    readme = (b'[![CI](https://x/badge.svg)](https://x)\n\n# llmperf\n\n```json\n'
+              b'{"model": "m", "results_ttft_s_quantiles_p50": 0.2}\n```\n')
+    assert "source_kind" not in ingest_bytes(readme, "README.md").meta
 
 
 # --- MLPerf summary rows ---------------------------------------------------------------------

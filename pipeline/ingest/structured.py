@@ -44,6 +44,9 @@ SUFFIXES = (".json", ".csv")          # files of these extensions must be one of
 _MLPERF_KEYS = ("Performance_Units", "Scenario", "Model", "ID", "Submitter", "Accelerator")
 _LLMPERF_KEY = re.compile(r'"results_(?:ttft_s|inter_token_latency_s|end_to_end_latency_s|'
                           r'request_output_throughput_token_per_s|mean_output_throughput_token_per_s)')
+# an object's first key, or an array's first object: a Markdown page opening with a link
+# ("[![badge]...") or a template tag ("{% ... %}") is no JSON
+_JSON_START = re.compile(r'(?:\[\s*)?\{\s*"')
 _LOG_HEAD = re.compile(r"\A\s*=+[ \t]*\n[ \t]*MLPerf Results Summary[ \t]*\n[ \t]*=+[ \t]*\n")
 
 
@@ -64,7 +67,7 @@ def kind_of(head: bytes | str) -> str | None:
     """
     text = head if isinstance(head, str) else _head_text(head)
     body = text.lstrip()
-    if body[:1] in ("[", "{"):
+    if _JSON_START.match(body):
         if '"Performance_Result"' in body and sum(f'"{k}"' in body for k in _MLPERF_KEYS) >= 2:
             return "mlperf_summary_json"
         if _LLMPERF_KEY.search(body) and '"model"' in body:
