@@ -62,6 +62,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._row_numbers_cache: dict[int, list] = {}
         self._header_units: dict[str, object] = {}
         self._baselines: dict[int, tuple[int, int]] = {}  # id(cand) -> its baseline's span
+        self._names_of_cache: dict[str, list] = {}        # probe text -> names in it
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens

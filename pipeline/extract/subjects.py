@@ -147,6 +147,14 @@ class SubjectFinder:
             }
         return hit
 
+    def _names_of(self, text: str) -> list[Span]:
+        """``find_names`` of a short probe (a row, a header, a caption), kept per text: a
+        row's cells ask about the same row text once per column."""
+        hit = self._names_of_cache.get(text)
+        if hit is None:
+            hit = self._names_of_cache[text] = find_names(text, self.v)
+        return hit
+
     def _row_subject(self, table: Table, row, header: str):
         """Model, hardware, engine and dtype for a row (with its section, the table's caption
         and the cell's column header), worked out once per row and column."""
@@ -160,9 +168,9 @@ class SubjectFinder:
         # every row
         lead = table.column_header(0) if header != table.column_header(0) else ""
         probe = " ".join(filter(None, [table.caption, lead, row.section or "", row_text, header]))
-        names = find_names(probe, v)
+        names = self._names_of(probe)
         # the row's own model first ("| Qwen2.5 72B | ... |" under a caption naming another)
-        model = next((n.name for n in find_names(row_text, v) if n.kind == "model"), None)
+        model = next((n.name for n in self._names_of(row_text) if n.kind == "model"), None)
         model = model or next((n.name for n in names if n.kind == "model"), None)
         ctx = self._context_subject(table)
         model = v.canonical_model(model) if model else (ctx["model"] or self.title_subject["model"])
