@@ -280,4 +280,8 @@ def test_real_corpus_fills_every_view(REAL, run_cli, sql, tmp_path):
                    check=True)
     assert linked_line(proc.stdout), proc.stdout
     for view in VIEWS:
-        assert sql(db, f"SELECT count(*) AS n FROM {view}")[0]["n"] > 0, view
+        n = sql(db, f"SELECT count(*) AS n FROM {view}")[0]["n"]
+        # the real corpus's one metric mismatch was a misread scope (52.3k input tokens/s
+        # "in total ... per node"); a blind review rejected it and the extractor now reads
+        # it per node. Mismatches are tested on fixtures (test_link_corpus, test_link_views).
+        assert n > 0 or view == "metric_mismatches", view

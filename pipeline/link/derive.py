@@ -108,12 +108,10 @@ def _fits(r: Claim, o: Operand) -> bool:
     return fams is None or o.p.family in fams
 
 
-def _search(r: Claim, rp: Prepared, nums: list[Operand], pool: list[Operand],
-            pool_values: list[float]) -> tuple[Operand, Operand, str, float, bool] | None:
-    """Best consistent (a, b), a from ``nums``, b from ``pool`` (sorted by value).
-
-    Nearest operands win within the document; any consistent pair across documents.
-    """
+def _search(r: Claim, rp: Prepared, pool: list[Operand]) -> tuple[Operand, Operand, str, float, bool] | None:
+    """The consistent (a, b) from ``pool`` (the operands in view, sorted by value) nearest
+    to the ratio: the figures a percent is computed from sit close to it."""
+    pool_values = [o.value for o in pool]
     slo, shi = generous_interval(rp.fig)
     scale = 1.0 if r.family == "ratio" else 100.0
     best, best_cost = None, None
@@ -121,7 +119,7 @@ def _search(r: Claim, rp: Prepared, nums: list[Operand], pool: list[Operand],
         qr = _quotient_range(r.family, form, slo, shi)
         if qr is None:
             continue
-        for a in nums:
+        for a in pool:
             pad = 1 + a.rel_err + 0.01
             lo_i = bisect_left(pool_values, a.value / qr[1] / pad)
             hi_i = bisect_right(pool_values, a.value / qr[0] * pad)
@@ -132,8 +130,7 @@ def _search(r: Claim, rp: Prepared, nums: list[Operand], pool: list[Operand],
                 computed = f(q)
                 if not value_matches(rp.fig, computed, scale * q * (a.rel_err + b.rel_err)):
                     continue
-                same = a.p.doc == b.p.doc == rp.doc
-                cost = (abs(a.pos - r.start) + abs(b.pos - r.start)) if same else 10**12
+                cost = abs(a.pos - r.start) + abs(b.pos - r.start)
                 if best_cost is None or cost < best_cost:
                     best, best_cost = (a, b, form, computed, True), cost
     return best
@@ -201,8 +198,7 @@ def derive_links(claims: list[Claim], prepared: list[Prepared],
         near = [o for o in window if _in_view(r, o) and _fits(r, o)]
         hit = None
         if r.comparator in BOUNDED and r.low is None and near:
-            near.sort(key=lambda o: o.value)
-            hit = _search(r, rp, near, near, [o.value for o in near])
+            hit = _search(r, rp, sorted(near, key=lambda o: o.value))
         if hit is None and r.comparator in BOUNDED:
             hit = _nearest_pair(r, near)
         if hit is None:
