@@ -35,6 +35,9 @@ _LABELS = (
     ("cost", re.compile(r"\b(?:costs?|costing|spend(?:s|ing)?|expenses?|tco)\b", re.I)),
     ("price", re.compile(r"\b(?:prices?|priced|pricing|charges?|charged|list\s+rate)\b", re.I)),
 )
+# A cost of training a model is another quantity than a cost of serving it.
+_TRAINING = re.compile(r"\b(?:train(?:s|ed|ing)?|pre-?train\w*|fine-?tun\w*|RL\s+run)\b", re.I)
+_SERVING = re.compile(r"\b(?:serv(?:e|es|ed|ing)|inference|per\s+(?:million\s+)?tokens?|API)\b", re.I)
 _NEGATED_LABEL = re.compile(r"\b(?:neither|nor|not|no)\b[^.;]{0,40}$", re.I)
 _PRICE_BASIS = re.compile(
     r"\bat\s+(?:[\w'’.-]+\s+){0,3}?(?:off-peak|on-peak|peak|list|on-demand|spot|reserved|"
@@ -42,7 +45,7 @@ _PRICE_BASIS = re.compile(
 
 
 def money_label(sentence: str | None, at: int | None = None) -> str | None:
-    """revenue | profit | cost | price: the label word nearest the figure, if any.
+    """revenue | profit | cost | training cost | price: the label word nearest the figure.
 
     ``at`` is the figure's offset inside ``sentence``. Words under a negation ("calls it
     neither revenue, profit nor cost") label nothing.
@@ -57,7 +60,11 @@ def money_label(sentence: str | None, at: int | None = None) -> str | None:
             dist = abs(m.start() - at) if at is not None else m.start()
             if best is None or dist < best[0]:
                 best = (dist, label)
-    return best[1] if best else None
+    if best is None:
+        return None
+    if best[1] == "cost" and _TRAINING.search(sentence) and not _SERVING.search(sentence):
+        return "training cost"
+    return best[1]
 
 
 def price_basis(sentence: str | None) -> str | None:
