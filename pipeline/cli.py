@@ -65,6 +65,7 @@ DebugOption = typer.Option(False, "--debug", help="Show tracebacks.")
 PROGRESS_THRESHOLD = 5       # "more than a handful of files"
 DEFAULT_TIMEOUT = 300.0      # pipeline.run.DEFAULT_TIMEOUT (not imported: keeps --help fast)
 SQL_TIMEOUT = 120.0          # seconds `claims sql` lets a query run by default
+SQL_TABLE_ROWS = 100_000     # rows a table or Markdown result holds (data formats stream)
 
 
 class UserError(Exception):
@@ -400,28 +401,47 @@ def sql(
     _State.debug = _State.debug or debug
     query = _statement(query, file)
     check_read_only(query)
+    out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
+    writers = {SqlFormat.csv: output.write_csv, SqlFormat.json: output.write_json,
+               SqlFormat.jsonl: output.write_jsonl}
+    shown: dict[str, Any] = {}
+
+    def stream() -> None:
+        """Data formats: rows fetched and written in batches (memory bounded by a batch,
+        whatever the result's size). Tables: at most SQL_TABLE_ROWS rows held."""
+        cur = store.con.execute(query)
+        columns = [d[0] for d in cur.description]
+        if fmt in writers:
+            writers[fmt](out, columns, _batches(cur))
+            return
+        rows = cur.fetchmany(SQL_TABLE_ROWS + 1)
+        shown["more"] = len(rows) > SQL_TABLE_ROWS
+        shown["table"] = (columns, rows[:SQL_TABLE_ROWS])
+
     with Store.open(db, read_only=True) as store:
         try:
-            columns, rows = run_limited(store.con, lambda: store.query(query), timeout or None)
+            run_limited(store.con, stream, timeout or None)
         except QueryTimeout as exc:
             raise TimeLimit(str(exc)) from None
+        except (BrokenPipeError, KeyboardInterrupt):
+            raise
         except Exception as exc:
             if _State.debug:
                 raise
             from pipeline.store import damaged
 
             raise UserError(damaged(exc) or sql_error(exc)) from None
-    out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
-    if fmt is SqlFormat.csv:
-        output.write_csv(out, columns, rows)
-    elif fmt is SqlFormat.json:
-        output.write_json(out, columns, rows)
-    elif fmt is SqlFormat.jsonl:
-        output.write_jsonl(out, columns, rows)
-    elif fmt is SqlFormat.markdown:
+    if "table" not in shown:
+        return
+    columns, rows = shown["table"]
+    if fmt is SqlFormat.markdown:
         out.write(terminal_safe(output.render_markdown(columns, rows, max_width)))
     else:
         out.write(terminal_safe(output.render_table(columns, rows, max_width)))
+    if shown["more"]:
+        _err(f"only the first {SQL_TABLE_ROWS:,} rows are shown as a {fmt.value}: "
+             "-f csv, json or jsonl stream every row (or add a LIMIT)")
+        raise typer.Exit(2)
 
 
 class _Safe:

@@ -144,9 +144,15 @@ def write_csv(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple], delimi
 
 
 def write_json(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple]) -> None:
-    json.dump([dict(zip(columns, r)) for r in rows], fh, default=json_default,
-              ensure_ascii=False, indent=1)
-    fh.write("\n")
+    """A JSON array of objects, written a row at a time (the rows may be a stream), laid
+    out as ``json.dump(..., indent=1)`` lays out the whole list."""
+    first = True
+    for row in rows:
+        item = json.dumps([dict(zip(columns, row))], default=json_default, ensure_ascii=False,
+                          indent=1)[2:-2]
+        fh.write(("[\n" if first else ",\n") + item)
+        first = False
+    fh.write("[]\n" if first else "\n]\n")
 
 
 def write_jsonl(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple]) -> None:
