@@ -332,10 +332,11 @@ def _mlperf(rows: list[dict], where: list[str], source: str) -> Parsed:
         w.line()
         header = ["Result ID", "Division", "Submitter", "System", "Benchmark", "Model",
                   "Accuracy target", "Scenario", "Hardware", "# Accelerators", "Nodes",
-                  "Software", "Precision", f"Result ({header_unit})"]
+                  "Precision", f"Result ({header_unit})"]
         if power:
             header.append("Power (W)")
-        header.append("Units as published")
+        # the long software list last: the citation fields stay next to the figure in a quote
+        header += ["Units as published", "Software"]
         body = []
         for i in idx:
             r = rows[i]
@@ -347,12 +348,11 @@ def _mlperf(rows: list[dict], where: list[str], source: str) -> Parsed:
                      _cell(r.get("System")), bench, m.group("model") if m else model,
                      f"{m.group('target')}%" if m else "", _cell(r["Scenario"]), hw,
                      "" if count is None else str(count), _cell(r.get("Nodes")),
-                     _cell(r.get("Software")), _cell(r.get("weight_data_types")),
-                     _cell(r["Performance_Result"])]
+                     _cell(r.get("weight_data_types")), _cell(r["Performance_Result"])]
             if power:
                 pu = _cell(r.get("Power_Units")).lower()
                 cells.append(_cell(r.get("Power_Result")) if pu in ("watts", "w") else "")
-            cells.append(_cell(r["Performance_Units"]))
+            cells += [_cell(r["Performance_Units"]), _cell(r.get("Software"))]
             body.append(cells)
             row_meta[i] = {
                 "row": where[i], "version": version or None, "division": _cell(r.get("Category")),
