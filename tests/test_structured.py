@@ -21,7 +21,7 @@ from pipeline.ingest.sniff import detect
 from pipeline.ingest.tables import text_tables
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "structured"
-SUPPORTED, CONTRADICTED = 0, 3
+SUPPORTED, CONTRADICTED, AMBIGUOUS = 0, 3, 5
 
 
 def _doc(rel: str, root: Path = FIX):
@@ -355,6 +355,11 @@ def real_db(STRUCT, tmp_path_factory, run_cli):
      "MLPerf Inference v5.1 Offline", SUPPORTED, "27803.9"),
     ("Llama 2 70B runs at up to 40,000 tokens/s per system on 8 x MI300X",
      CONTRADICTED, "summary_results_llm.json"),
+    # the Queries/s trap: the row's figure is tokens per second, as its run log says
+    ("Dell's 8 x B200 server delivered 102,907 tokens/s per system on Llama 3.1 8B in MLPerf "
+     "Inference v5.1 Interactive", SUPPORTED, "102907.0"),
+    ("Dell's 8 x B200 server handled 102,907 queries/s on Llama 3.1 8B", AMBIGUOUS,
+     "not request rate: a metric mismatch"),
     ("Groq serves llama2-70b-4096 at a median 185 output tokens/s per user",
      SUPPORTED, "groq_70b.json"),
     ("Groq serves llama2-70b-4096 at a median 300 output tokens/s per user",
