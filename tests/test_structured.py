@@ -359,7 +359,7 @@ def real_db(STRUCT, tmp_path_factory, run_cli):
     ("Dell's 8 x B200 server delivered 102,907 tokens/s per system on Llama 3.1 8B in MLPerf "
      "Inference v5.1 Interactive", SUPPORTED, "102907.0"),
     ("Dell's 8 x B200 server handled 102,907 queries/s on Llama 3.1 8B", AMBIGUOUS,
-     "not request rate: a metric mismatch"),
+     "mismatch"),
     ("Groq serves llama2-70b-4096 at a median 185 output tokens/s per user",
      SUPPORTED, "groq_70b.json"),
     ("Groq serves llama2-70b-4096 at a median 300 output tokens/s per user",
