@@ -326,7 +326,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                     col = self.typer.column(header)
                     if col.kind == "setting" and col.field:
                         values = setting_values(col.field, header, other.text)
-                    elif col.kind == "ident" and col.field in ("model", "engine", "dtype", "hardware"):
+                    elif col.kind == "ident" and col.field in ("model", "engine", "dtype", "hardware",
+                                                               "provider"):
                         values = self._ident_values(col.field, other.text)
                     else:
                         continue
@@ -349,6 +350,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if field == "hardware":
             hws = cond.hardware_mentions(t, find_names(t, self.v), 0, len(t))
             return {"hardware": hws[0]} if hws else {}
+        if field == "provider":
+            # an API provider (a leaderboard's "Provider" column) is the serving stack the
+            # row's figures were measured on: its engine, named as the cell names it
+            names = [n.name for n in find_names(t, self.v) if n.kind == "engine"]
+            return {"engine": names[0] if names else t} if len(t) <= 60 and not cell_number(t) else {}
         names = find_names(t, self.v)
         kind = {"model": "model", "engine": "engine", "dtype": "dtype"}[field]
         name = next((n.name for n in names if n.kind == kind), None)
