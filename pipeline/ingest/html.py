@@ -58,6 +58,9 @@ def decode_html(data: bytes) -> Decoded:
     return decode(data)
 
 
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _tree(html: str):
     """The page as an lxml tree, or None. ``huge_tree`` lifts libxml2's 10 MB text-node
     and 256-level nesting limits (to 1 GB and 2,048), which would silently drop text."""
@@ -65,6 +68,9 @@ def _tree(html: str):
     from lxml.etree import ParserError
 
     parser = lxml.html.HTMLParser(huge_tree=True, no_network=True)
+    # control characters are no text a page shows, and lxml refuses them when a dropped
+    # element's tail is joined to its parent
+    html = _CONTROL_RE.sub(" ", html)
     try:
         return lxml.html.fromstring(_XML_DECL.sub("", html) or "<html></html>", parser=parser)
     except (ParserError, ValueError):
