@@ -31,10 +31,13 @@ def load(path: Path = SUITE) -> list[dict]:
 
 
 def build_warehouse(shared: Path, db: Path) -> None:
-    """The record the headlines are checked against: the real corpus and the seeds."""
-    subprocess.run([sys.executable, "-m", "pipeline.cli", "ingest", str(shared / "corpus" / "real"),
-                    str(shared / "seeds"), "--db", str(db), "-q"], check=True,
-                   stdout=subprocess.DEVNULL)
+    """The record the headlines are checked against: the real corpus and the seeds. Run
+    outside the checkout, so the installed package answers (the source tree alone lacks
+    the packaged warehouse SQL)."""
+    subprocess.run([sys.executable, "-m", "pipeline.cli", "ingest",
+                    str(Path(shared / "corpus" / "real").resolve()),
+                    str(Path(shared / "seeds").resolve()), "--db", str(Path(db).resolve()), "-q"],
+                   check=True, stdout=subprocess.DEVNULL, cwd=Path(db).resolve().parent)
 
 
 def evaluate(items: list[dict], db: Path) -> list[dict]:
