@@ -67,6 +67,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
         self.figures_in: dict[int, int] = {}  # sentence start -> how many figures with a unit
+        self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self.typer = HeaderTyper(vocab, self._header_unit)
         self.tables = TableIndex(prepare_tables(
@@ -92,7 +93,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             in_table=c.table is not None, statistic=c.statistic,
         )
         lead = text[max(s_start, c.start - 60):c.start].replace("**", "")
-        if self._not_a_claim(c, lead, s_start, s_end):
+        why = self._not_a_claim(c, lead, s_start, s_end)
+        if why:
+            self.dropped[id(c)] = why
             return None
         claim.comparator = comparator(lead, text[c.num.end:c.num.end + 20] if c.high is None else text[c.end:c.end + 20])
         if c.unit_text.endswith("+") or text[c.end:c.end + 1] == "+":
@@ -101,6 +104,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             self._table_conditions(claim, c)
         else:
             if claim.family in COMPARED and not self._comparison(claim, c, s_start, s_end):
+                self.dropped[id(c)] = "a share of quality, not of performance"
                 return None
             self._sentence_conditions(claim, c, s_start, s_end, p_start)
         cues = self._cue_cache.get(s_start)
@@ -120,31 +124,32 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.model = self._model_in(s_start, s_end, c.start, c.end)
         return claim
 
-    def _not_a_claim(self, c: Cand, lead: str, s_start: int, s_end: int) -> bool:
-        """Math, an offered load (kept as the sentence's setting) or a worked example
-        (notclaims.py)."""
+    def _not_a_claim(self, c: Cand, lead: str, s_start: int, s_end: int) -> str | None:
+        """Why the figure is none: math, an offered load (kept as the sentence's setting)
+        or a worked example (notclaims.py); None when nothing rules it out."""
         if self._math and any(a <= c.start < b for a, b in self._math):
-            return True
+            return "inside TeX math"
         if c.table is not None:
-            return False
+            return None
         if notclaims.in_axis_ticks(self.text, c.num.start, c.num.end):
-            return True
+            return "a chart axis (a run of bare numbers)"
         # an offered load is the condition of another figure in its sentence; alone, "serves
         # it at 14.6 requests per second" is the rate it reached
         others = self.figures_in.get(s_start, 0) > 1
         if c.family == "request_throughput" and others and notclaims.is_offered_load(lead):
             self.offered.setdefault(s_start, c.value)
-            return True
+            return "an offered load: the setting of the sentence's other figures"
         if c.family == "tokens":
             own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
             which = notclaims.length_setting(own)
             if which is not None:
                 self.lengths.setdefault((s_start, which), c.value)
-                return True
+                return f"a length setting ({which.upper()}) of the sentence's other figures"
         if c.family in ("latency", "money") and not notclaims.names_a_system(self.text[s_start:s_end]):
             names = self.names_near(s_start)
-            return not any(s_start <= n.start < s_end for n in names)
-        return False
+            if not any(s_start <= n.start < s_end for n in names):
+                return "a worked example: a time or price in a sentence that names no system"
+        return None
 
     def _comparison(self, claim: Claim, c: Cand, s_start: int, s_end: int) -> bool:
         """Direction, measured quantity and baseline of a ratio or percent; False when what
@@ -412,7 +417,12 @@ def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
     """Every numeric performance claim in ``doc``, in text order."""
     if not doc.text:
         return []
-    ex = _Extractor(doc, vocab or load())
+    return run_extractor(_Extractor(doc, vocab or load()))
+
+
+def run_extractor(ex: _Extractor) -> list[Claim]:
+    """The claims of the document ``ex`` was made for (explain.py passes an extractor that
+    records what it reads)."""
     cands = [c for c in ex.candidates()]
     ex.resolve_bare(cands)
     built: dict[int, Claim] = {}
