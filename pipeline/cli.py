@@ -480,12 +480,19 @@ class ExportKind(str, Enum):
     documents = "documents"
     claims = "claims"
     links = "links"
+    graph = "graph"
 
 
 class ExportFormat(str, Enum):
     jsonl = "jsonl"
     csv = "csv"
     parquet = "parquet"
+    graphml = "graphml"
+    gexf = "gexf"
+    json = "json"
+
+
+GRAPH_FORMATS = (ExportFormat.graphml, ExportFormat.gexf, ExportFormat.json)
 
 
 EXPORT_SQL = {
@@ -501,16 +508,28 @@ EXPORT_SQL = {
 
 @app.command()
 def export(
-    kind: ExportKind = typer.Argument(..., help="documents, claims or links."),
+    kind: ExportKind = typer.Argument(..., help="documents, claims, links or graph."),
     db: Optional[str] = DbOption,
-    fmt: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", "-f", help="jsonl, csv or parquet."),
+    fmt: Optional[ExportFormat] = typer.Option(
+        None, "--format", "-f", show_default=False,
+        help="Tables: jsonl (default), csv or parquet. graph: graphml (default), gexf or json."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="File (default: stdout)."),
+    cluster: Optional[str] = typer.Option(None, "--cluster", help="graph: one cluster (id or prefix)."),
+    model: Optional[str] = typer.Option(None, "--model", help="graph: the claims on one model, with their clusters."),
+    claim: Optional[str] = typer.Option(None, "--claim", help="graph: one claim's story (its cluster and its document)."),
     debug: bool = DebugOption,
 ) -> None:
-    """Write a table out as JSON lines, CSV or Parquet."""
+    """Write a table out as JSON lines, CSV or Parquet, or a graph as GraphML, GEXF or JSON."""
     from pipeline.output import write_csv
 
     _State.debug = _State.debug or debug
+    if kind is ExportKind.graph:
+        return _export_graph(db, fmt or ExportFormat.graphml, output, cluster, model, claim)
+    fmt = fmt or ExportFormat.jsonl
+    if fmt in GRAPH_FORMATS:
+        raise UserError(f"{fmt.value} is a graph format: `claims export graph --format {fmt.value}`")
+    if cluster or model or claim:
+        raise UserError("--cluster, --model and --claim select a graph: `claims export graph`")
     if fmt is ExportFormat.parquet and output is None:
         raise UserError("parquet is binary: give a file with -o FILE")
     if output is not None and output.is_dir():
@@ -550,6 +569,44 @@ def export(
         finally:
             if output:
                 fh.close()
+
+
+def _export_graph(db, fmt: "ExportFormat", output: Path | None, cluster: str | None,
+                  model: str | None, claim: str | None) -> None:
+    """`claims export graph`: one cluster, one model or one claim's story (docs/graph.md)."""
+    from pipeline.graph import GraphError, build_graph, select_claim, select_cluster, select_model
+    from pipeline.report.record import open_record
+
+    if fmt not in GRAPH_FORMATS:
+        raise UserError(f"a graph is written as graphml, gexf or json, not {fmt.value}")
+    if sum(x is not None for x in (cluster, model, claim)) != 1:
+        raise UserError("give one of --cluster ID, --model M or --claim ID: a graph is built "
+                        "per cluster or filter, never for the whole warehouse")
+    if output is not None and output.is_dir():
+        raise UserError(f"{output} is a folder; -o takes a file name")
+    if output is not None and not output.parent.is_dir():
+        raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
+    record = open_record(db)
+    try:
+        if cluster is not None:
+            kid, ids = select_cluster(record, cluster)
+            label = f"cluster {kid}"
+        elif model is not None:
+            ids, label = select_model(record, model), f"model {model}"
+        else:
+            cid, ids = select_claim(record, claim)
+            label = f"claim {cid}"
+        g = build_graph(record, ids, label=label)
+    except GraphError as exc:
+        raise UserError(str(exc)) from None
+    from pipeline.graph import write_graph
+
+    try:
+        write_graph(g, fmt.value, output if output is not None else sys.stdout.buffer)
+    except OSError as exc:
+        raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
+    if output is None:
+        sys.stdout.flush()
 
 
 def _link_line(columns: list[str], row: tuple) -> dict[str, Any]:

@@ -5,7 +5,9 @@ sentence; the source it credits (``asserted_by``) and the documents in the recor
 source names; every link touching it (supports, restates, conflicts, mismatch, derives),
 read from the claim's side; the other figures of its cluster in publication order with
 the first source marked; its findings; and, for figures outside primary documents, the
-verdict a check of the figure against the primary record gives.
+verdict a check of the figure against the primary record gives. Its *story*
+(``pipeline.graph``): the first appearance, the propagation tree, what changed along the
+way and which figures appear only downstream.
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ class Trace:
     cluster_id: str | None = None
     cluster: list[tuple[Claim, DocInfo]] = field(default_factory=list)
     verdict: object | None = None   # pipeline.check.Verdict for non-primary figures
+    story: object | None = None     # pipeline.graph.ClaimStory: first appearance, propagation
 
     def to_dict(self) -> dict:
         c, d = self.claim, self.doc
@@ -68,6 +71,7 @@ class Trace:
             "cluster": {"id": self.cluster_id,
                         "members": [ref(x, xd) for x, xd in self.cluster]},
             "verdict": self.verdict.to_dict() if self.verdict is not None else None,
+            "story": self.story.to_dict() if self.story is not None else None,
         }
 
 
@@ -134,8 +138,10 @@ def trace(claim_id: str, record: Record) -> Trace:
     verdict = None
     if d.role != "primary":
         verdict = judge_stored(Checker(record), c)
+    from pipeline.graph import claim_story
+
     return Trace(c, d, record.quote(c), record.findings_of(c.id), c.asserted_by, cited, steps,
-                 cid, members, verdict)
+                 cid, members, verdict, claim_story(record, c.id))
 
 
 def format_trace(t: Trace) -> str:
@@ -175,6 +181,8 @@ def format_trace(t: Trace) -> str:
             me = "  <- this figure" if x.id == c.id else ""
             lines.append(f"    {mark} {xd.published or 'undated'}  {x.surface} [{x.id}]  "
                          f"{xd.path} ({xd.role}){me}")
+    if t.story is not None:
+        lines.extend(t.story.lines())
     if t.verdict is not None:
         v = t.verdict
         lines.append(f"  check      {v.verdict}: {v.explanation}")
