@@ -451,6 +451,9 @@ class ClaimStory:
             out.append(f"             changed on the way ({rel}): {det}")
         if not s.changes.get(n) and steps:
             out.append("             value and denominator unchanged along the way")
+        later = len(nx.descendants(s.tree, n))
+        if later:
+            out.append(f"             later figures taken from this one: {later:,}")
         doc = g.nodes[n]["doc_id"]
         roots = [r for r in s.order if s.parent.get(r) is None]
         group = [r for r in roots if s.first.get(r) == fa]        # this figure's group
@@ -464,33 +467,50 @@ class ClaimStory:
             for x in nx.dfs_preorder_nodes(s.tree, root):
                 if budget[0] <= 0:
                     return
-                budget[0] -= 1
-                b = g.nodes[x]
-                d = s.depth(x)
-                mark = ["first"] if s.first.get(x) == x else []
-                if x != root:
-                    mark.append(s.via[x])
-                elif s.first.get(x) != x:
-                    mark += [f"{rel} {o.split(':', 1)[1]}" for o, rel, _ in self.disagreements(x)]
-                if x in s.unsourced:
-                    mark.append("unsourced")
-                out.append(f"    {'  ' * d}{'└ ' if d else ''}{b['date'] or 'undated'}  "
-                           f"{b['surface']} [{x.split(':', 1)[1]}]  "
-                           f"{b['publisher'] or b['doc_path']} ({b['role']})"
-                           + (f"  {', '.join(mark)}" if mark else "")
-                           + ("  <- this figure" if x == n else ""))
+                draw_one(x, root)
 
-        for r in group:
-            draw(r)
+        def draw_one(x: str, root: str) -> None:
+            budget[0] -= 1
+            b = g.nodes[x]
+            d = s.depth(x)
+            mark = ["first"] if s.first.get(x) == x else []
+            if x != root:
+                mark.append(s.via[x])
+            elif s.first.get(x) != x:
+                mark += [f"{rel} {o.split(':', 1)[1]}" for o, rel, _ in self.disagreements(x)]
+            if x in s.unsourced:
+                mark.append("unsourced")
+            out.append(f"    {'  ' * d}{'└ ' if d else ''}{b['date'] or 'undated'}  "
+                       f"{b['surface']} [{x.split(':', 1)[1]}]  "
+                       f"{b['publisher'] or b['doc_path']} ({b['role']})"
+                       + (f"  {', '.join(mark)}" if mark else "")
+                       + ("  <- this figure" if x == n else ""))
+
+        size = sum(len(nx.descendants(s.tree, r)) + 1 for r in group)
+        if size <= limit:
+            for r in group:
+                draw(r)
+        else:                           # a large tree: the path to this figure, then counts
+            path = s.path(n)
+            budget[0] = len(path)
+            for x in path:
+                draw_one(x, path[0])
+            changed = sum(1 for x in s.order if s.first.get(x) == fa and s.changes.get(x))
+            down = sum(1 for x in s.order if s.first.get(x) == fa and x in s.unsourced)
+            docs = len({g.nodes[x]["doc_id"] for x in s.order if s.first.get(x) == fa})
+            out.append(f"    ... the tree holds {size:,} figures in {docs:,} documents; "
+                       f"{changed:,} changed along the way, {down:,} appear only downstream "
+                       "(`claims export graph --claim` has them all)")
+            budget[0] = limit
         if others:
             out.append("    other figures of this document and where they came from")
+            before = len(out)
             for r in others:
                 draw(r)
-        shown = sum(1 for ln in out if ln.startswith("    ") and "[" in ln)
-        total = sum(len(nx.descendants(s.tree, r)) + 1 for r in [*group, *others])
-        if total > shown:
-            out.append(f"    ... {total - shown} more figures in these trees (`claims export "
-                       "graph --claim` has them all)")
+            total = sum(len(nx.descendants(s.tree, r)) + 1 for r in others)
+            if total > len(out) - before:
+                out.append(f"    ... {total - (len(out) - before):,} more figures in these trees "
+                           "(`claims export graph --claim` has them all)")
         if alone:
             k = sum(1 for r in alone if r in s.unsourced)
             out.append(f"    also in this document, linked to no other figure: {len(alone)} "

@@ -246,3 +246,15 @@ def test_export_graph_selections_and_errors(db, rec, run_cli, tmp_path):
 def test_write_graph_rejects_unknown_format(rec):
     with pytest.raises(ValueError):
         write_graph(build_graph(rec, []), "dot", "x")
+
+
+def test_large_tree_prints_the_path_and_counts():
+    rec = _record()
+    st = claim_story(rec, "D")
+    lines = st.lines(limit=3)
+    drawn = [ln for ln in lines if ln.startswith("    ") and "[" in ln]
+    assert [ln.split("[")[1][0] for ln in drawn] == list("PBCD")     # root ... this figure
+    assert drawn[-1].endswith("<- this figure")
+    assert any("the tree holds 7 figures in 7 documents; 2 changed along the way" in ln
+               for ln in lines)
+    assert any("changed on the way (mismatch)" in ln for ln in lines)
