@@ -359,7 +359,9 @@ def _public(attrs: dict[str, Any]) -> dict[str, Any]:
 def typed_copy(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     h = nx.MultiDiGraph(**_typed(_public(g.graph)))
     h.add_nodes_from((n, _typed(d)) for n, d in g.nodes(data=True))
-    h.add_edges_from((u, v, k, _typed(d)) for u, v, k, d in g.edges(keys=True, data=True))
+    # edge ids are unique in the file (Gephi drops an edge whose id it has seen): e0, e1, ...
+    h.add_edges_from((u, v, f"e{i}", _typed(d))
+                     for i, (u, v, d) in enumerate(g.edges(data=True)))
     return h
 
 

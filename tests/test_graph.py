@@ -7,6 +7,7 @@ propagation rules are also checked on a small record built in memory.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import duckdb
@@ -215,6 +216,10 @@ def test_export_graphml_gexf_json_read_back(db, rec, run_cli, tmp_path):
         edge = next(d for u, v, d in h.edges(data=True) if (u, v) == (copy, peak))
         assert edge["relation"] == "supports" and edge["consistent"] is True
         assert "agree" in edge["detail"]
+    # edge ids are unique (Gephi drops an edge whose id it has seen)
+    for fmt in ("graphml", "gexf"):
+        ids = re.findall(r'<edge [^>]*\bid="([^"]+)"', out[fmt].read_text())
+        assert len(ids) == want.number_of_edges() == len(set(ids)), fmt
     # GEXF declares a type for every attribute
     text = out["gexf"].read_text()
     assert 'type="double"' in text and 'type="boolean"' in text and 'type="string"' in text

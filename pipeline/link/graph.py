@@ -2,8 +2,10 @@
 
 Clusters are connected components over supports/restates/conflicts/mismatch (derives is
 arithmetic, not identity, so it does not merge clusters). They are computed with a
-union-find, which is linear and light at a million claims; the full networkx graph is
-built on demand for reports and exploration.
+union-find, which is linear and light at a million claims. ``build_graph`` here is the
+bare entity graph of a set of claims; the graph users open (a claim's or a cluster's
+story, dated, with its propagation tree, exported as GraphML/GEXF/JSON) is built from the
+loaded record by ``pipeline/graph.py`` (docs/graph.md).
 """
 from __future__ import annotations
 
