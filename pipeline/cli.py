@@ -718,6 +718,109 @@ def check_cmd(
         raise typer.Exit(code)
 
 
+# --- extract, explain: one text, no database -------------------------------------------------
+
+class ExtractFormat(str, Enum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+
+
+SourceArgument = typer.Argument(
+    ..., metavar="TEXT|FILE|-",
+    help="The text itself, a file (text, Markdown, HTML, PDF, benchmark results: read as "
+         "`claims ingest` reads it) or `-` for stdin.")
+TitleOption = typer.Option(None, "--title", help="The document's title (a figure whose sentence "
+                                                 "names no model takes the title's).")
+PublisherOption = typer.Option(None, "--publisher", help="The document's publisher.")
+UrlOption = typer.Option(None, "--url", help="The document's web address.")
+EXTRACT_COLUMNS = ("start", "surface", "cmp", "value", "unit", "family", "scope", "model",
+                   "hardware", "engine", "conditions")
+_LOOKS_LIKE_FILE = re.compile(r"(?i)^\S+\.(?:md|markdown|txt|text|html?|xhtml|pdf|json|csv)$")
+
+
+def _one_document(source: str, title: str | None, publisher: str | None, url: str | None):
+    """The Document of TEXT, FILE or `-` (stdin), with the metadata given."""
+    from pipeline.api import document
+    from pipeline.ingest import IngestError, ingest_bytes, ingest_file
+
+    meta = {k: v for k, v in (("title", title), ("publisher", publisher), ("url", url)) if v}
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+            doc = ingest_bytes(data, "<stdin>")
+        elif os.path.isfile(source):
+            path = Path(source).resolve()
+            doc = ingest_file(path, path.parent)
+        elif _LOOKS_LIKE_FILE.match(source):
+            raise UserError(f"no such file: {source} (to read it as text, add words around it)")
+        else:
+            return document(source, **meta)
+    except IngestError as exc:
+        raise UserError(f"{'stdin' if source == '-' else source}: {exc}") from None
+    for key, value in meta.items():
+        setattr(doc, key, value)
+    if url and not publisher:
+        from pipeline.ingest.meta import publisher_from_url
+
+        doc.publisher = publisher_from_url(url) or doc.publisher
+    return doc
+
+
+@app.command("extract")
+def extract_cmd(
+    source: str = SourceArgument,
+    fmt: ExtractFormat = typer.Option(ExtractFormat.table, "--format", "-f",
+                                      help="table, json (an array of claims) or jsonl (one a line)."),
+    title: Optional[str] = TitleOption,
+    publisher: Optional[str] = PublisherOption,
+    url: Optional[str] = UrlOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Print the claims of one text, file or stdin, without a database."""
+    from pipeline import output
+    from pipeline.explain import conditions
+    from pipeline.extract import extract_claims
+
+    _State.debug = _State.debug or debug
+    doc = _one_document(source, title, publisher, url)
+    claims = extract_claims(doc)
+    out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
+    if fmt is ExtractFormat.table:
+        rows = [(c.start, c.surface, c.comparator, c.value, c.unit, c.family, c.scope or "",
+                 c.model or "", c.hardware or "", c.engine or "", conditions(c)) for c in claims]
+        out.write(terminal_safe(output.render_table(EXTRACT_COLUMNS, rows)))
+        return
+    records = [c.to_dict() for c in claims]
+    columns = list(records[0]) if records else []
+    rows = [tuple(r.values()) for r in records]
+    (output.write_json if fmt is ExtractFormat.json else output.write_jsonl)(out, columns, rows)
+
+
+@app.command("explain")
+def explain_cmd(
+    source: str = SourceArgument,
+    fmt: OutFormat = typer.Option(OutFormat.text, "--format", "-f", help="text or json."),
+    title: Optional[str] = TitleOption,
+    publisher: Optional[str] = PublisherOption,
+    url: Optional[str] = UrlOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Number by number, why each became a claim (unit, scope, subject, conditions) or why
+    not (a name, a date, a setting, no unit ...)."""
+    from pipeline.explain import explain_document, format_explanation
+
+    _State.debug = _State.debug or debug
+    figures = explain_document(_one_document(source, title, publisher, url))
+    if fmt is OutFormat.json:
+        out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
+        json.dump([f.to_dict() for f in figures], out, default=_json_default, ensure_ascii=False,
+                  indent=1)
+        out.write("\n")
+    else:
+        sys.stdout.write(terminal_safe(format_explanation(figures)))
+
+
 # --- entry point --------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> None:
