@@ -35,6 +35,7 @@ The story is computed from it with networkx (``propagation``):
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -336,6 +337,10 @@ INT_KEYS = frozenset({"hw_count", "page", "span_start", "span_end", "depth", "un
 BOOL_KEYS = frozenset({"first", "unsourced", "changed", "consistent"})
 
 
+# characters XML 1.0 cannot hold (a document's text may): written as spaces
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _typed(attrs: dict[str, Any]) -> dict[str, Any]:
     """Attributes GraphML and GEXF can type: one type per key; an unknown number or
     yes/no is left out, an unknown text is ""."""
@@ -348,7 +353,7 @@ def _typed(attrs: dict[str, Any]) -> dict[str, Any]:
         elif isinstance(v, (list, tuple, set)):
             out[k] = ",".join(map(str, v))
         else:
-            out[k] = "" if v is None else str(v)
+            out[k] = "" if v is None else _XML_BAD.sub(" ", str(v))
     return out
 
 

@@ -263,3 +263,15 @@ def test_large_tree_prints_the_path_and_counts():
     assert any("the tree holds 7 figures in 7 documents; 2 changed along the way" in ln
                for ln in lines)
     assert any("changed on the way (mismatch)" in ln for ln in lines)
+
+
+def test_control_characters_do_not_break_the_xml(tmp_path):
+    rec = _record()
+    rec.docs["B"].title = "Daily\x01 \x1b[31mred"
+    rec.claims["B"].sentence = "bad \x00 byte"
+    g = build_graph(rec, rec.claims)
+    for fmt, read in (("graphml", nx.read_graphml), ("gexf", nx.read_gexf)):
+        write_graph(g, fmt, tmp_path / f"x.{fmt}")
+        h = read(tmp_path / f"x.{fmt}")
+        assert h.nodes["doc:B"]["title"] == "Daily   [31mred"
+        assert h.nodes[claim_node("B")]["sentence"] == "bad   byte"
