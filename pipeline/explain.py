@@ -10,6 +10,7 @@ where no step says why, it says so ("no unit or context made it a figure").
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,9 +134,11 @@ def explain_document(doc: Document, vocab=None) -> list[Figure]:
             _outcome(ex, c, fig, kept)
             if fig.claim is not None or fig.reason != NO_CONTEXT:
                 figures.append(fig)
+    index = _settings_index(claims)
+    said = set(ex.dropped.values())     # build's own reasons already name the setting
     for fig in figures:
-        if fig.claim is None:
-            setting = _setting_of(fig, claims)
+        if fig.claim is None and fig.reason not in said:
+            setting = _setting_of(fig, index, text)
             if setting:
                 fig.reason = setting if fig.reason == NO_CONTEXT else f"{fig.reason}; {setting}"
     figures.sort(key=lambda f: (f.start, f.end))
@@ -258,7 +261,7 @@ def _mask_reason(ex: _Recording, start: int, end: int) -> str:
     for t in _masks._TOKEN_START_RE.finditer(text, max(0, start - 28), start + 1):
         m = _masks._LOCAL_RE.match(text, t.start(), min(len(text), end + 40))
         if m and m.end() > start:
-            return f"{_q(m.group(0))} is a date, version, identifier, reference or part number"
+            return f"{_q(m.group(0))} is a date, version, reference, part number or count of things"
     return "inside a name, date, version or identifier"
 
 
@@ -269,23 +272,45 @@ def _global_mask(text: str, pos: int) -> str:
     return "inside code, a link, an image, markup, math or a citation"
 
 
-def _setting_of(fig: Figure, claims: list[Claim]) -> str | None:
-    """'the concurrency of "1,200 tokens/s"' when the number is a setting of a claim of
-    its sentence (or table row)."""
+def _settings_index(claims: list[Claim]):
+    """The claims grouped by their sentence (or table row), the spans sorted by start."""
+    by_span: dict[tuple[int, int], list[Claim]] = {}
+    for c in claims:
+        if c.sentence_start is not None and c.sentence_end is not None:
+            by_span.setdefault((c.sentence_start, c.sentence_end), []).append(c)
+    spans = sorted(by_span)
+    return [a for a, _ in spans], spans, by_span
+
+
+def _setting_of(fig: Figure, index, text: str) -> str | None:
+    """'its value is the concurrency of "90 ms"' when a claim of the number's sentence (or
+    table row) holds it as a setting: the condition readers took it (the value matches;
+    which digits they read is not recorded, so a parallelism needs its letters beside the
+    number and a hardware count its accelerator)."""
     nums = find_numbers(fig.text)
     if not nums:
         return None
     value = nums[0].value
-    for c in claims:
-        lo, hi = c.sentence_start, c.sentence_end
-        if lo is None or hi is None or not (lo <= fig.start < hi):
+    before = text[max(0, fig.start - 4):fig.start].lower()
+    after = text[fig.end:fig.end + 24].lower()
+    starts, spans, by_span = index
+    i = bisect.bisect_right(starts, fig.start)
+    for span in reversed(spans[max(0, i - 50):i]):
+        if fig.start >= span[1]:
             continue
-        for name, words in SETTINGS:
-            v = getattr(c, name)
-            if v is not None and float(v) == value:
-                return f"read as the {words} of {_q(c.surface)}"
-        if c.parallelism and re.search(rf"(?<!\d){re.escape(fig.text)}(?!\d)", c.parallelism):
-            return f"read as the parallelism {c.parallelism} of {_q(c.surface)}"
+        for c in by_span[span]:
+            par = c.parallelism or ""
+            letters = re.match(r"[A-Za-z]*", par).group(0).lower()
+            if re.search(rf"(?<!\d){re.escape(fig.text)}(?!\d)", par) and (
+                    (letters and letters in before) or after.lstrip(" -").startswith("way")):
+                return f"it is in the parallelism {par} of {_q(c.surface)}, a setting of that figure"
+            for name, words in SETTINGS:
+                v = getattr(c, name)
+                if v is None or float(v) != value:
+                    continue
+                if name == "hw_count" and not (c.accelerator and c.accelerator.lower() in after):
+                    continue
+                return f"its value is the {words} of {_q(c.surface)}, a setting of that figure"
     return None
 
 

@@ -113,8 +113,8 @@ def test_explain_on_the_command_line(run_cli, tmp_path):
     ("At 16 QPS, TTFT stays under 200 ms on H100.", "16", "an offered load"),
     ("With an input length of 128k tokens, prefill takes 1.5 seconds on H100.", "128k",
      "a length setting (ISL)"),
-    ("On H100 the p50 TTFT is 90 ms at a concurrency of 64.", "64", "read as the concurrency of \"90 ms\""),
-    ("On 8x H100, it serves 2,400 tokens/s per GPU.", "8", "read as the hardware count of \"2,400 tokens/s\""),
+    ("On H100 the p50 TTFT is 90 ms at a concurrency of 64.", "64", "its value is the concurrency of \"90 ms\""),
+    ("On 8x H100, it serves 2,400 tokens/s per GPU.", "8", "its value is the hardware count of \"2,400 tokens/s\""),
     # no figure at all
     ("It takes 40 minutes to mow the lawn.", "40", "a worked example"),
     ("The judge model reached 59.8% agreement with human raters.", "59.8", "a share of quality"),
