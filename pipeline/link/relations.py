@@ -23,6 +23,7 @@ MISMATCH_MIN_VALUE = 10.0   # small numbers coincide across metrics too easily
 MISMATCH_REL_PRECISION = 0.05
 NEIGHBOURS = 3              # conflict partners per side in very large groups
 LARGE_GROUP = 64
+MAX_PARTNERS = 3            # agreeing (or mismatch) links kept per figure: its first sources
 BOUNDED = frozenset({"=", "~"})
 
 
@@ -91,9 +92,17 @@ def blocks_by_subject(prepared: Iterable[Prepared]) -> dict[str, list[Prepared]]
 
 
 def agreeing_links(block: list[Prepared], sources: SourceIndex) -> list[Link]:
-    """supports / restates / mismatch inside one subject block, by interval sweep."""
+    """supports / restates / mismatch inside one subject block, by interval sweep.
+
+    Each figure keeps at most ``MAX_PARTNERS`` links of each kind (agreeing, mismatch): to
+    the partners that rank first (a primary before coverage, the earliest before the
+    later). One figure repeated in thousands of documents is then a few stars around its
+    first sources, not a clique of millions of links, and every figure that a primary
+    supports still links to a primary (so ``unsourced`` and the clusters read the same as
+    with every pair)."""
     block = sorted(block, key=lambda p: p.lo)
-    links: list[Link] = []
+    by_id = {p.id: p for p in block}
+    best: dict[tuple[str, str], list[Link]] = {}
     n = len(block)
     for i in range(n):
         a = block[i]
@@ -105,9 +114,16 @@ def agreeing_links(block: list[Prepared], sources: SourceIndex) -> list[Link]:
             if b.hi < a.lo:
                 continue
             link = classify(a, b, sources)
-            if link is not None:
-                links.append(link)
-    return links
+            if link is None:
+                continue
+            kind = "mismatch" if link.relation == "mismatch" else "agrees"
+            held = best.setdefault((link.src, kind), [])
+            held.append(link)
+            if len(held) > MAX_PARTNERS:
+                held.sort(key=lambda ln: rank(by_id[ln.dst]))
+                del held[MAX_PARTNERS:]
+    return sorted((ln for held in best.values() for ln in held),
+                  key=lambda ln: (ln.src, ln.relation, ln.dst))
 
 
 def _conflict_group_key(p: Prepared) -> tuple | None:
