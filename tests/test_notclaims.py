@@ -63,3 +63,10 @@ def test_chart_axis_ticks_are_not_figures_but_lists_are():
     assert surfaces("0 100 200 300 400 Bandwidth (Gbps) 0 10 20 30 40 TTFT (s)") == []
     ladder = claims("Runs at 30, 50, 75, 100, 150 and 200 tok/s/user.")
     assert len(ladder) == 6 and all(c.scope == "per_user" for c in ladder)
+
+
+def test_a_setting_value_is_no_figure_and_a_reporter_loses_its_conjunction():
+    s = claims("SGLang reached 900 tokens/s at a concurrency of 64, and 1.2k tokens/s at 128.")
+    assert [c.value for c in s] == [900, 1200]
+    r = claims("It is fast, and the team claims 3x lower latency than vLLM.")
+    assert [(c.stance, c.asserted_by) for c in r] == [("reported", "team")]

@@ -2,6 +2,8 @@
 stands beside or follows, and mentions of one figure share their conditions."""
 from __future__ import annotations
 
+import re
+
 from pipeline.extract.candidates import Cand
 from pipeline.extract.patterns import (
     AGAINST_RE, AT_OPERATING_POINT_RE, CONDITION_BEFORE_RE, COORD_GAP_RE, COORD_RE, FOLLOWING_OK,
@@ -10,6 +12,12 @@ from pipeline.extract.patterns import (
 )
 from pipeline.model import Claim
 
+
+# a bare number right after a setting word is that setting's value
+SETTING_BEFORE_RE = re.compile(
+    r"(?i)\b(?:concurrency|concurrent\s+(?:users|requests)|batch(?:\s+size)?|bs|tp|ep|pp|dp|"
+    r"isl|osl|(?:input|output|prompt|sequence)\s+length|qps|rps|request\s+rate|max[_ ]tokens)"
+    r"\s*(?:of|=|:|at|is)?\s*(?:about\s+|up\s+to\s+)?$")
 
 class ContextResolver:
     """Carries units, denominators and conditions from one figure to the numbers that refer
@@ -102,13 +110,16 @@ class ContextResolver:
 
     def _standalone(self, c: Cand) -> bool:
         """Could this bare number be a figure? Not when a word follows that makes it a count
-        ("16 boards"), nor a tiny integer, nor a reference marker."""
+        ("16 boards"), nor a setting word precedes it ("concurrency of 64"), nor a tiny
+        integer, nor a reference marker."""
         num = c.num
         if "." not in num.text and num.value < 10 and float(num.value).is_integer():
             return False
         text = self.text
         if c.start and text[c.start - 1] in "#[":
             return False
+        if SETTING_BEFORE_RE.search(text, max(0, c.start - 40), c.start):
+            return False      # "at a concurrency of 64": a setting, not a figure
         m = NEXT_WORD_RE.match(text, c.end, c.end + 40)
         return not m or m.group(1).lower() in FOLLOWING_OK
 

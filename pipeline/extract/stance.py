@@ -76,7 +76,8 @@ def comparator(before: str, after: str) -> str:
 
 
 def _clean_who(who: str) -> str | None:
-    who = re.sub(r"^(?:the|a|an|its|their|his|her)\s+", "", who.strip(), flags=re.I)
+    who = re.sub(r"^(?:(?:and|or|but|while|so)\s+)?(?:the|a|an|its|their|his|her)\s+", "",
+                 who.strip(), flags=re.I)
     who = _SPACES_RE.sub(" ", who).strip(" ,.;:")
     if not who or who.split()[0].lower() in _NOT_REPORTERS:
         return None
