@@ -10,7 +10,6 @@ import json
 import re
 from pathlib import Path
 
-import duckdb
 import networkx as nx
 import pytest
 
@@ -19,6 +18,7 @@ from pipeline.graph import (GraphError, build_graph, claim_node, claim_story, pr
 from pipeline.model import Claim, Link
 from pipeline.report.record import DocInfo, Record, open_record
 from pipeline.trace import format_trace, trace
+from claimdb import claim_id as cid
 
 REPO = Path(__file__).resolve().parents[1]
 COVERAGE = "coverage-nvidia-1000-tokens.md"
@@ -38,13 +38,6 @@ def rec(db) -> Record:
     return open_record(db)
 
 
-def cid(db: str, path: str, surface: str) -> str:
-    con = duckdb.connect(db, read_only=True)
-    try:
-        return con.execute("SELECT c.id FROM claims c JOIN documents d ON d.id = c.doc_id"
-                           " WHERE d.path = ? AND c.surface = ?", [path, surface]).fetchone()[0]
-    finally:
-        con.close()
 
 
 # --- the demo corpus: the 1,000 tokens/s story --------------------------------------------

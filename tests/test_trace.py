@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from pipeline.report.record import open_record
 from pipeline.trace import TraceError, format_trace, trace
+from claimdb import claim_id
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -21,13 +21,6 @@ def db(tmp_path_factory, run_cli) -> str:
     return str(db)
 
 
-def claim_id(db: str, path: str, surface: str) -> str:
-    con = duckdb.connect(db, read_only=True)
-    try:
-        return con.execute("SELECT c.id FROM claims c JOIN documents d ON d.id = c.doc_id"
-                           " WHERE d.path = ? AND c.surface = ?", [path, surface]).fetchone()[0]
-    finally:
-        con.close()
 
 
 def test_secondary_figure_chain(db):
