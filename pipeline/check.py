@@ -232,9 +232,22 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
     return name
 
 
+def name_pattern(name: str) -> str:
+    """The regular expression (Python's and DuckDB's alike) that finds ``name`` as a whole
+    name in text folded by ``fold_name``: "Model-12" is in "Model 12 reached", not in
+    "Model-1249"."""
+    key = re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", fold_name(name))
+    return f"(^|[^a-z0-9]){key}([^a-z0-9]|$)"
+
+
+def fold_name(text: str) -> str:
+    """Lower case, runs of space, hyphen and underscore as one space."""
+    return re.sub(r"[\s_-]+", " ", text.lower())
+
+
 def _names_in(name: str, *places: str | None) -> bool:
-    key = re.sub(r"[\s_-]+", "", name.lower())
-    return any(p and key in re.sub(r"[\s_-]+", "", p.lower()) for p in places)
+    rx = re.compile(name_pattern(name))
+    return any(p and rx.search(fold_name(p)) for p in places)
 
 
 def query_from_claim(c: Claim, sentence: str | None = None) -> Query:

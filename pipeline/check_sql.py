@@ -55,6 +55,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.link.measure import param_kind
+from pipeline.check import _point_matches, name_pattern
 from pipeline.check import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
@@ -402,18 +403,30 @@ class _Ctx:
             if f.family not in SCOPED_FAMILIES:
                 said = f"({said} OR c.scope IS NULL OR c.scope IN ('', 'unspecified'))"
             where += f" AND {said}"
-        ctes.append(f"base AS (SELECT {_NARROW}, d.published AS _pub, d.path AS _path FROM claims c "
+        subj = "TRUE"
+        if q.subject_text:
+            # ``check._names_in``: the name, folded, in the figure's sentence or its
+            # document's title, publisher or path
+            pat = p(name_pattern(q.subject_text))
+            subj = " OR ".join(
+                f"regexp_matches(regexp_replace(lower(coalesce({col}, '')), '[\\s_-]+', ' ', 'g'), "
+                f"{pat})" for col in ("c.sentence", "d.title", "d.publisher", "d.path"))
+        ctes.append(f"base AS (SELECT {_NARROW}, d.published AS _pub, d.path AS _path, "
+                    f"({subj}) AS _subj FROM claims c "
                     f"JOIN documents d ON d.id = c.doc_id WHERE {where} AND {primary} "
                     f"AND {_ACTIVE})")
-        same = [] if abs(f.value) < MISMATCH_MIN_VALUE else _cons_layers("_cs", _witness_fig(f), WITNESS)
-        same_sql = "FALSE" if not same else f"(abs(value) >= {_d(MISMATCH_MIN_VALUE)} AND _cs)"
+        # the figure states the claim's number (``check._point_matches``): it settles a
+        # denominator, and (from 10 up) marks a metric mismatch
+        same = _cons_layers("_cs", _witness_fig(f), WITNESS)
+        same_sql = ("FALSE" if abs(f.value) < MISMATCH_MIN_VALUE
+                    else f"(abs(value) >= {_d(MISMATCH_MIN_VALUE)} AND _cs)")
         if cross:
             meq = "TRUE"
             if f.model:
                 meq = "(CASE WHEN b.model IS NULL THEN " + ("TRUE" if model_key(f.model) is None
                                                               else "FALSE") + " ELSE cm.eq END)"
             ctes.append(f"c1 AS (SELECT b.*, {meq} AS _meq FROM base b{joins})")
-            ctes += self._arith("c1", [same] if same else [])
+            ctes += self._arith("c1", [same])
             ctes.append(f"cand AS (SELECT *, {same_sql} AND _meq AS _cross FROM k4)")
             return "WITH " + ",\n".join(ctes)
         cols: list[str] = []
@@ -542,7 +555,7 @@ class _Ctx:
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
         ctes.append(
             f"c2 AS (SELECT *, {osize} AS o_size, "
-            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_label) AS _open0, "
+            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_label OR NOT _subj) AS _open0, "
             "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_phase OR d_tk OR d_label) AS _diff0 "
             "FROM c1)")
         need = self.necessary(names) if early else "TRUE"
@@ -561,12 +574,11 @@ class _Ctx:
             dsize = "(CASE WHEN _pknown THEN (CASE WHEN _psize IS NULL THEN FALSE ELSE NOT _cz END) END)"
         else:
             dsize = "FALSE"
-        if same:
-            tests.append(same)
+        tests.append(same)
         ctes += self._arith(src, tests)
         ctes.append(
             f"c4 AS (SELECT *, {dsize} AS d_size, _cm AS _meets, (NOT _cq) AS _refutes, "
-            f"{same_sql} AS _same FROM k4)")
+            f"{same_sql} AS _same, _cs AS _point FROM k4)")
         ctes.append(
             "cand AS (SELECT *, (_open0 OR o_size) AS _open, (_diff0 OR d_size) AS _diff, "
             "(NOT (_open0 OR o_size) AND NOT (_diff0 OR d_size) AND _sc IN ('same', 'free')) "
@@ -629,7 +641,7 @@ class _Ctx:
         "scope_ok": "_sc IN ('same', 'free')",
         "inside": "_sc IN ('same', 'free') AND NOT _open0 AND NOT _diff0 AND NOT o_size "
                   "AND NOT d_size",
-        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND _meets AND NOT "
+        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND _point AND NOT "
                   "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_size)",
         "by_scope": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
                     "(d_model OR d_hw OR d_eng OR d_size)",
@@ -644,7 +656,7 @@ class _Ctx:
 
     # predicates that hold only where the figure's value meets the claim ("full") or has
     # its number ("point"): their query reads only figures in that value window
-    WINDOW = {"supports": "full", "unknown": "full", "settle": "full", "near_label": "full",
+    WINDOW = {"supports": "full", "unknown": "full", "settle": "point", "near_label": "full",
               "near_partial": "full", "near_mismatch": "point"}
 
     def windows(self, names: list[str]) -> list[Figure] | None:
@@ -676,7 +688,7 @@ class _Ctx:
             return _Ctx.py("pool", c, chk, q) and "model size" not in c.differs \
                 and "model size" not in c.open
         if name == "settle":
-            return scope_key(c.claim.scope) is not None and c.meets and not (
+            return scope_key(c.claim.scope) is not None and _point_matches(q.figure, c.claim) and not (
                 {"model", "hardware", "engine", "concurrency", "statistic", "model size"}
                 & set(c.differs))
         if name == "by_scope":
@@ -1047,13 +1059,13 @@ class SqlChecker(Checker):
 def _query_ok(q: Query) -> bool:
     """Can SQL choose this claim's candidates? Comparisons (ratios and percents, judged on
     baseline, direction and measured quantity), "up to" claims (a best case, judged by
-    the highest figure), claims led by a name no vocabulary knows, achieved compute and
-    bandwidth, and counts of a kind of parameters are compared in Python over their family: the rule stays in one
+    the highest figure), achieved compute and bandwidth, and counts of a kind of
+    parameters are compared in Python over their family: the rule stays in one
     place (``Checker.compare`` and ``link.keys.comparison_differs``), not restated here."""
     f = q.figure
     if f is None:
         return True
-    if f.family in COMPARED_FAMILIES or q.peak or q.subject_text:
+    if f.family in COMPARED_FAMILIES or q.peak:
         return False
     if f.family in ACHIEVED_FAMILIES or (f.family == "parameters" and param_kind(f)):
         return False
