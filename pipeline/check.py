@@ -225,7 +225,10 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
     if m is None or m.start(1) >= fig_start:
         return None
     name = m.group(1)
-    if name.endswith(("'s", "’s")) or name.lower() in _NOT_NAMES or name.lower() in _owners():
+    two = " ".join(text[m.start(1):].split()[:2]).lower()
+    two = two[:-2] if two.endswith(("'s", "’s")) else two
+    if (name.endswith(("'s", "’s")) or name.lower() in _NOT_NAMES or name.lower() in _owners()
+            or two in _owners()):      # "Hugging Face says ..."
         return None
     if any(n.start < m.end(1) and n.end > m.start(1) for n in find_names(text, load())):
         return None
