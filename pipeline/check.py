@@ -36,7 +36,7 @@ from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, consistent
 from pipeline.link.measure import param_kind
 from pipeline.link.keys import (basis_key, comparison_differs, engine_key, hardware_relation,
-                                model_key, norm,
+                                model_key, norm, same_setting,
                                 scope_key, token_kind_key)
 from pipeline.model import Claim, Document
 from pipeline.report.record import Record
@@ -376,13 +376,13 @@ class Checker:
             d = self.record.doc(p)
             if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path):
                 opened.append(q.subject_text)
-        cond("concurrency", f.concurrency, p.concurrency, _same_value)
+        cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", norm(f.statistic), norm(p.statistic))
         # workload settings that change the number, where the claim states them
         for name, a, b in (("input length", f.isl, p.isl), ("output length", f.osl, p.osl),
                            ("batch size", f.batch_size, p.batch_size),
                            ("offered load", f.offered_load, p.offered_load)):
-            cond(name, a, b, _same_value)
+            cond(name, a, b, same_setting)
         cond("parallelism", norm(f.parallelism), norm(p.parallelism))
         cond("precision", norm(f.dtype), norm(p.dtype))
         for name, a, b in (("phase", norm(f.phase), norm(p.phase)),
@@ -811,10 +811,6 @@ def _reaches(f: Claim, p: Claim) -> bool:
     coarse "2x" does not show that 2.3x was reached.)"""
     top = max(x for x in (p.value, p.high) if x is not None)
     return top >= f.value - _full(f).p * (1 + 1e-9)
-
-
-def _same_value(a: float, b: float) -> bool:
-    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1)
 
 
 def states_settings(f: Claim) -> bool:

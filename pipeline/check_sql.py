@@ -61,7 +61,8 @@ from pipeline.check import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_set
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
 from pipeline.link.consistency import Figure, generous_interval, rounding_interval
-from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation, kind_of, model_key, norm, scope_key,
+from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation, kind_of,
+                                same_setting, model_key, norm, scope_key,
                                 token_kind_key)
 from pipeline.model import Claim
 from pipeline.report.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
@@ -478,7 +479,7 @@ class _Ctx:
             a = f.concurrency
             cl = {"ok": [], "bad": []}
             for v in self.concs:
-                cl["ok" if abs(a - v) <= 1e-6 * max(abs(a), abs(v), 1) else "bad"].append(v)
+                cl["ok" if same_setting(a, v) else "bad"].append(v)
             code = _code("b.concurrency", cl, "none", p, "DOUBLE")
             cols += [f"(({code}) = 'none') AS o_conc", f"(({code}) = 'bad') AS d_conc"]
         else:

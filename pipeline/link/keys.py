@@ -304,3 +304,9 @@ def hardware_relation(q: tuple[int | None, str] | None, p: tuple[int | None, str
     if q[1] != p[1] or (q[0] is not None and p[0] is not None and q[0] != p[0]):
         return "bad"
     return "ok"
+
+
+def same_setting(a: float, b: float) -> bool:
+    """Two stated settings (concurrency, batch size, lengths, load) are the same value; the
+    linker, the checker and its SQL path all compare settings with this."""
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pipeline.model import Claim
 
 from .consistency import Figure, bounds, consistent_bounds
-from .keys import (engine_key, hardware_key, norm, quantity_key, scope_key, subject_key,
-                   unit_key)
+from .keys import (engine_key, hardware_key, norm, quantity_key, same_setting, scope_key,
+                   subject_key, unit_key)
 from .measure import measure, support_compatible
 
 INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})
@@ -137,7 +137,7 @@ def op_points_close(a: float | None, b: float | None, rel: float = 0.10) -> bool
 
 
 def _same_setting(x: float | None, y: float | None) -> bool:
-    return x is None or y is None or abs(x - y) <= 1e-6 * max(abs(x), abs(y), 1)
+    return x is None or y is None or same_setting(x, y)
 
 
 def conditions_compatible(a: Prepared, b: Prepared) -> bool:
