@@ -100,3 +100,12 @@ def sample_pdf(tmp_path_factory) -> Path:
     return write_pdf(tmp_path_factory.mktemp("pdf") / "notes.pdf", PDF_PAGES,
                      title="Decode speed notes", author="Test Author",
                      created=dt.datetime(2024, 5, 6, tzinfo=dt.timezone.utc))
+
+
+@pytest.fixture
+def fresh(site):
+    """The loopback test site (a module's ``site`` fixture) with an empty request log and
+    counters."""
+    site.hits.clear()
+    site.counters.clear()
+    return site

@@ -103,12 +103,6 @@ def site():
     server.shutdown()
 
 
-@pytest.fixture
-def fresh(site):
-    site.hits.clear()
-    site.counters.clear()
-    return site
-
 
 def test_headers_dripped_a_line_at_a_time_stop_at_the_deadline(fresh):
     with Fetcher(WebOptions(**FAST)) as f:           # 0.5 s per read, 2 s in all

@@ -8,7 +8,6 @@ import json
 import re
 import socket
 import ssl
-import threading
 import time
 from pathlib import Path
 
@@ -33,13 +32,6 @@ def site(tmp_path_factory):
     yield site
     server.shutdown()
 
-
-@pytest.fixture
-def fresh(site):
-    """The site with an empty request log and counters."""
-    site.hits.clear()
-    site.counters.clear()
-    return site
 
 
 def rows(db: Path, sql: str) -> list[tuple]:
