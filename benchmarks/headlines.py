@@ -6,7 +6,7 @@ variants (inflated, "up to" inflated, wrong denominator, reversed direction, wro
 quantity, wrong model, unpublished, no denominator), each with the verdict CLAIMS.md §4 gives
 and the verdicts a careful analyst would also accept.
 
-    python benchmarks/headlines.py [--db WAREHOUSE] [--shared ../shared] [-v]
+    python benchmarks/headlines.py [--suite FILE] [--db WAREHOUSE] [--shared ../shared] [-v]
 
 Without --db it ingests ../shared/corpus/real and ../shared/seeds into a temporary warehouse.
 Prints, per kind: headlines, right (the verdict is one the labeller accepts), the expected
@@ -80,9 +80,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", type=Path)
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--suite", type=Path, default=SUITE,
+                    help="headline file (default tests/data/headlines.jsonl; the second blind "
+                         "suite is tests/data/headlines2.jsonl)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every wrong answer")
     args = ap.parse_args()
-    items = load()
+    items = load(args.suite)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if db is None:

@@ -314,7 +314,7 @@ class _Ctx:
         if self.qphase:
             sets.append(("ph", ("phase",)))
         if self.qtk:
-            sets.append(("tk", ("token_kind", "phase")))
+            sets.append(("tk", ("token_kind", "phase", "scope")))
         if f.concurrency is not None:
             sets.append(("c", ("concurrency",)))
         if self.qh is not None:
@@ -353,7 +353,7 @@ class _Ctx:
             return [r[col] for r in got.get(k, []) if r[col] is not None]
         self.stats, self.engines = vals("s", "statistic"), vals("e", "engine")
         self.phases = vals("ph", "phase")
-        self.tks = [(r["token_kind"], r["phase"]) for r in got.get("tk", [])]
+        self.tks = [(r["token_kind"], r["phase"], r["scope"]) for r in got.get("tk", [])]
         self.concs = vals("c", "concurrency")
         self.hws = [(r["hardware"], r["hw_count"], r["accelerator"]) for r in got.get("h", [])]
 
@@ -497,10 +497,11 @@ class _Ctx:
         else:
             # the token kind, stated or implied by the phase: each stored pair classified by
             # the same key function Python uses
-            bad = [f"{tk or ''}\x1f{ph or ''}" for tk, ph in self.tks
-                   if kind_of(tk, ph) and kind_of(tk, ph) != self.qtk]
+            sc = (lambda s: s if f.family == "token_throughput" else None)
+            bad = [f"{tk or ''}\x1f{ph or ''}\x1f{s or ''}" for tk, ph, s in self.tks
+                   if kind_of(tk, ph, sc(s)) and kind_of(tk, ph, sc(s)) != self.qtk]
             cols.append(f"list_contains({_list(p, bad, 'VARCHAR')}, coalesce(b.token_kind, '') "
-                        f"|| chr(31) || coalesce(b.phase, '')) AS d_tk")
+                        f"|| chr(31) || coalesce(b.phase, '') || chr(31) || coalesce(b.scope, '')) AS d_tk")
         # money label: read from the sentence, in Python
         if q.label is None:
             cols += ["FALSE AS o_label", "FALSE AS d_label"]

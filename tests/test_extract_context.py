@@ -156,3 +156,41 @@ def test_accelerator_named_denominators_and_shared_denominators():
 def test_memory_inside_a_product_name_is_not_a_claim():
     found = claims("We ran on NVIDIA A100-80GB GPUs and an A10G (24GB). Each card holds 48 GB of memory.")
     assert [c.surface for c in found if c.family == "memory"] == ["48 GB"]
+
+
+def test_engine_a_document_names_throughout_is_its_subject():
+    about = ("We deployed the model with SGLang. SGLang was configured with 8-way TP. "
+             "SGLang's router spreads load. We tuned SGLang's scheduler. SGLang kept up.\n\n"
+             "Each node reached 22,000 output tokens per second.")
+    assert by_surface(claims(about), "22,000 output tokens per second").engine == "SGLang"
+    # a comparison names its rival too: no engine is the document's
+    rivals = about.replace("We tuned SGLang's scheduler.", "vLLM was the baseline. vLLM lagged.")
+    assert by_surface(claims(rivals), "22,000 output tokens per second").engine is None
+
+
+def test_architecture_refined_to_the_one_part_the_document_names():
+    one = "Throughput rose to 4600 TPS/GPU on Blackwell.\n\nThe runs used 8 B200 GPUs."
+    assert by_surface(claims(one), "4600 TPS/GPU").accelerator == "B200"
+    two = one + " Other runs used GB200 NVL72 racks."
+    assert by_surface(claims(two), "4600 TPS/GPU").accelerator == "Blackwell"
+
+
+def test_names_written_as_identifiers_are_not_mentions():
+    text = ("| Step | TPS/User | Code |\n|---|---|---|\n"
+            "| Relax acceptance | 368 | [deepseek_v3#mtp](https://example.org/deepseek_v3#mtp) |\n")
+    found = claims(text, title="DeepSeek-R1 on B200")
+    assert by_surface(found, "368").model == "DeepSeek-R1"
+
+
+def test_setup_list_before_a_table_gives_its_hardware():
+    text = ("## Benchmarks\n\nThese benchmarks show decoding speed at batch size one.\n\n"
+            "- Tested with version 0.1.6\n- GPU: RTX 4090\n\n"
+            "| Model | Decode tokens/s |\n|---|---|\n| Mistral 7B | 156.3 |\n")
+    assert by_surface(claims(text), "156.3").accelerator == "RTX 4090"
+
+
+def test_phase_written_after_each_figure_is_its_own():
+    found = claims("Each H800 node delivers ~73.7k tokens/s input during prefilling or "
+                   "~14.8k tokens/s output during decoding.")
+    assert by_surface(found, "73.7k tokens/s").phase == "prefill"
+    assert by_surface(found, "14.8k tokens/s").phase == "decode"

@@ -70,3 +70,22 @@ def test_a_setting_value_is_no_figure_and_a_reporter_loses_its_conjunction():
     assert [c.value for c in s] == [900, 1200]
     r = claims("It is fast, and the team claims 3x lower latency than vLLM.")
     assert [(c.stance, c.asserted_by) for c in r] == [("reported", "team")]
+
+
+@pytest.mark.parametrize("skipped, kept", [
+    # a window of time something was counted over is no time taken; a run's length is
+    ("Over the past 24 hours, the cluster answered 1.2 million requests.",
+     "The benchmark run on eight GPUs took 24 hours."),
+    ("The scheduler rebalances the GPU cluster every 10 minutes.",
+     "Rebalancing the GPU cluster takes 10 minutes."),
+])
+def test_time_window_and_its_counterpart(skipped, kept):
+    assert not [c for c in claims(skipped) if c.family == "latency"], surfaces(skipped)
+    assert [c for c in claims(kept) if c.family == "latency"], kept
+
+
+def test_spread_after_a_mean_is_part_of_the_figure():
+    text = ("| model | t/s |\n|---|---|\n| Llama 2 7B | 132.19 ± 0.55 |\n"
+            "| Llama 2 13B | 82.17 +- 0.31 |\n")
+    found = claims(text)
+    assert [(c.value, c.family) for c in found] == [(132.19, "token_throughput"), (82.17, "token_throughput")]

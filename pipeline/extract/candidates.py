@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 from pipeline.extract.masks import Span
 from pipeline.extract.numbers import (
-    BETWEEN_RE, find_numbers, Number, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS,
+    BETWEEN_RE, find_numbers, Number, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, SCALE_WORDS,
 )
 from pipeline.extract.patterns import (
     AND_TO_RE, AT_POINT_RE, BRACKETED_RE, CAP_WORD_RE, CELL_NUMBER_RE, DOUBLE_NOUN_RE,
     HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
     RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
-    TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
+    SPACED_MAGNITUDE_RE, SPREAD_BEFORE_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     UNIT_BEFORE_RE,
 )
 from pipeline.extract.tables import caption_unit, cell_column, clean, header_magnitude
@@ -301,6 +301,8 @@ class CandidateFinder:
         # only a cell that is the figure itself; a number inside a label cell is not one
         if not CELL_NUMBER_RE.fullmatch(clean(cl.text)):
             return None
+        if SPREAD_BEFORE_RE.search(self.text, max(cl.start, c.start - 4), c.start):
+            return None  # "132.19 ± 0.55": the spread of the figure before it
         header = table.column_header(cl.col)
         col = cell_column(table, cl.col, self.typer)
         if col.kind not in ("figure", "label") or not header:
@@ -324,7 +326,11 @@ class CandidateFinder:
             hit = UnitHit(end=c.end, unit_text="", entry=entry)
         if col.family == "ratio" and c.value == 1 and c.high is None:
             return None  # the baseline row of a speedup column
-        if col.family in ("parameters", "tokens") and not c.num.has_suffix_letter and not hit.unit_text:
+        spaced = SPACED_MAGNITUDE_RE.match(self.text, c.end, cl.end) if col.family == "parameters" else None
+        if spaced and not c.num.has_suffix_letter:
+            scale = SCALE_WORDS[spaced.group(1).lower()]   # "6.74 B" under "params"
+            c.value, c.precision = c.value * scale, c.precision * scale
+        elif col.family in ("parameters", "tokens") and not c.num.has_suffix_letter and not hit.unit_text:
             scale = header_magnitude(header)
             c.value, c.precision = c.value * scale, c.precision * scale
         _take_unit(c, hit)  # the header's unit: the cell's own span stays as it is

@@ -38,6 +38,10 @@ def _claim_id(doc_id: str, start: int, end: int) -> str:
     return hashlib.sha1(f"{doc_id}:{start}:{end}".encode()).hexdigest()[:16]
 
 
+# a fenced block is a tool's printed results when this many of its lines name a unit
+MIN_PRINTED_METRICS = 3
+
+
 class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     """One document's extraction: shared state (text, segments, tables, name caches) and
     the assembly of each figure's conditions and stance."""
@@ -73,6 +77,38 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.tables = TableIndex(prepare_tables(
             doc.tables if doc.tables is not None else find_tables(self.text), self.typer))
         self.title_subject = self._title_subject()
+        self.masks.open_up(self._printed_results())
+
+    def refine_families(self, claims: list[Claim]) -> None:
+        """A figure "on Blackwell" in a document that names one Blackwell part (B200) is a
+        figure on that part; with two parts named, the architecture stays as written."""
+        fams = self.v.hardware_families
+        if not any(c.accelerator in fams for c in claims):
+            return
+        named = {name for _, _, name in self.v.accelerators.finditer(self.text)}
+        for c in claims:
+            parts = named.intersection(fams.get(c.accelerator or "", ()))
+            if len(parts) == 1:
+                part = parts.pop()
+                c.accelerator = part
+                c.hardware = f"{c.hw_count} x {part}" if c.hw_count else part
+                c.inherited = True
+
+    def _printed_results(self) -> list[tuple[int, int]]:
+        """Key-value blocks whose keys name a measured quantity with its unit ("Mean TTFT
+        (ms):  33.71"): what a benchmark tool printed, read even inside a code fence. A
+        configuration file's "max_tokens: 512" names no unit and stays code."""
+        out = []
+        for t in self.tables.tables:
+            if t.source != "key-value" or not self.masks.global_masks.covers(t.start, t.start + 1):
+                continue
+            # read on its side by now (prepare_tables): the keys are the header
+            keys = t.header + [r.cells[0].text for r in t.rows if r.cells]
+            measured = sum(1 for k in keys if (hit := self._header_unit(k)) is not None
+                           and hit.entry.family not in ("tokens", "parameters"))
+            if measured >= MIN_PRINTED_METRICS:
+                out.append((t.start, t.end))
+        return out
 
     # ------------------------------------------------------------------ build
     def build(self, c: Cand) -> Claim | None:
@@ -139,12 +175,15 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if c.family == "request_throughput" and others and notclaims.is_offered_load(lead):
             self.offered.setdefault(s_start, c.value)
             return "an offered load: the setting of the sentence's other figures"
+        # the words before the figure in its own clause (after the previous figure)
+        own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
         if c.family == "tokens":
-            own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
             which = notclaims.length_setting(own)
             if which is not None:
                 self.lengths.setdefault((s_start, which), c.value)
                 return f"a length setting ({which.upper()}) of the sentence's other figures"
+        if c.family == "latency" and notclaims.is_time_window(own):
+            return "a time window: the period something was counted over, not a time taken"
         if c.family in ("latency", "money") and not notclaims.names_a_system(self.text[s_start:s_end]):
             names = self.names_near(s_start)
             if not any(s_start <= n.start < s_end for n in names):
@@ -282,7 +321,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         hits = [(s, e, n) for s, e, n in self.v.phases.finditer(self.text, s_start, s_end, self.fold)]
         if family == "latency":
             hits = [h for h in hits if h[2] in ("ttft", "tpot", "e2e")] or hits
-        hit = cond.nearest(hits, c.start, c.end)
+        # as for names: a phase past the next figure is that figure's ("~73.7k tokens/s
+        # during prefilling or ~14.8k tokens/s during decoding")
+        hit = cond.nearest(self._before_next(hits, c), c.start, c.end, self._own(c, s_start))
         return hit[2] if hit else None
 
     def _token_kind(self, c: Cand, s_start: int, s_end: int) -> str | None:
@@ -470,6 +511,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
                     setattr(c, which, v)
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
+    ex.refine_families(claims)
     share_conditions(claims)
     out, seen = [], set()
     for c in claims:

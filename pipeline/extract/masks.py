@@ -217,6 +217,7 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
     for w in hits:
         if w is None:
             ws = 0
+            before = ""
         else:
             before = lower[w.start()]
             if before == "-" or (before.isdigit() and w.group(1) is None):
@@ -243,7 +244,11 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
             if m is None or m.end() == ws:
                 continue
             me = m.end()
-            if me < len(text) and (text[me].isalnum() or text[me] == "_"):
+            # "deepseek_v3#multi-token-prediction" and "model=llama3" are anchors and
+            # identifiers, not mentions
+            if me < len(text) and (text[me].isalnum() or text[me] in "_#"):
+                continue
+            if before and before in "#=":
                 continue
             if best is None or me > best[1]:
                 label = m.group(0) if kind == "model" else name
@@ -297,6 +302,23 @@ class NumberMasks:
         self.global_masks = Masks([(m.start(), m.end()) for m in _GLOBAL_RE.finditer(text)])
         # the names of the paragraph around a position, when the caller keeps them
         self.names_at = None
+
+    def open_up(self, spans: list[tuple[int, int]]) -> None:
+        """Take ``spans`` out of the global regions: a benchmark tool's printed results
+        inside a code fence are figures, though the fence is code."""
+        if not spans:
+            return
+        kept: list[tuple[int, int]] = []
+        for s, e in zip(self.global_masks.starts, self.global_masks.ends):
+            for os_, oe in sorted(spans):
+                if oe <= s or os_ >= e:
+                    continue
+                if os_ > s:
+                    kept.append((s, os_))
+                s = max(s, oe)
+            if s < e:
+                kept.append((s, e))
+        self.global_masks = Masks(kept)
 
     def covers(self, start: int, end: int) -> bool:
         if self.global_masks.covers(start, end):

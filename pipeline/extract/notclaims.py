@@ -12,6 +12,9 @@ a reader would give for skipping a number (docs/extraction.md lists them):
 * worked examples: a time or a price in a sentence that names no system and no computing
   word ("it takes 40 minutes to mow the lawn") describes no measured system.
 
+* time windows: "over the past 24 hours" or "every 10 minutes" says when something was
+  counted, not how long a system took;
+
 * chart residue: a number in a run of four or more bare numbers (a chart axis as PDF text
   renders it) outside any table.
 
@@ -41,9 +44,10 @@ LENGTH_LEAD_RE = re.compile(
     r"(?i)\b(?P<kind>input|prompt|query|context|output|generation|decode|response|answer)s?"
     r"(?:\s+(?:sequence|token)s?)?(?:\s+(?:length|len|size)s?)?\s*(?:of|has|have|is|are|=|:|to|with)?\s*"
     r"(?:about\s+|around\s+|up\s+to\s+|~\s*)?$")
-# a statistic or a total of a workload is a figure about it, not its setting
-_STAT_WORD_RE = re.compile(r"(?i)\b(?:median|mean|average|avg|p\d\d|percentile|typical|max(?:imum)?|"
-                           r"total|sum|processed|served|daily|per\s+day|overall|cumulative)\b")
+# a statistic or a total of a workload is a figure about it ("median input of 142K tokens",
+# "Total input tokens"), not its setting
+TOTALLED_RE = re.compile(r"(?i)\b(?:total|sum|processed|served|generated|daily|per\s+day|overall|cumulative)\b")
+_STAT_WORD_RE = re.compile(r"(?i)\b(?:median|mean|average|avg|p\d\d|percentile|typical|max(?:imum)?)\b")
 _OUTPUT_KINDS = frozenset({"output", "generation", "decode", "response", "answer"})
 
 # Words that say a sentence is about computing systems (beyond the vocabularies' names).
@@ -54,6 +58,19 @@ _SYSTEM_WORDS_RE = re.compile(
     r"train\w*|fine-?tun\w*|benchmark\w*|engine|runtime|deploy\w*|cache|memory|compute|"
     r"API|endpoint|cloud|instance|hardware|system|pipeline|workload|job|run|runs|step|"
     r"iterations?|epochs?|quantiz\w*|context|generation|response|user)\b")
+
+
+# "over the past 24 hours", "in the last 7 days", "every 10 minutes", "per day": a duration
+# that bounds when something was counted, not a time a system took
+_WINDOW_LEAD_RE = re.compile(
+    r"(?i)(?:\b(?:over|in|during|for|within|across)\s+(?:the\s+)?(?:past|last|previous|first|next|following)"
+    r"|\b(?:past|last|every|each|per)|\bonce\s+every)\s*$")
+
+
+def is_time_window(lead: str) -> bool:
+    """Do the words right before a duration make it the window something was counted or
+    repeated over?"""
+    return bool(_WINDOW_LEAD_RE.search(lead))
 
 
 def math_spans(text: str) -> list[tuple[int, int]]:
@@ -73,7 +90,7 @@ def length_setting(lead: str) -> str | None:
     """``isl`` or ``osl`` when the words before a token count make it a length setting of the
     workload; None when they report a statistic of it or are no length words at all."""
     m = LENGTH_LEAD_RE.search(lead)
-    if m is None or _STAT_WORD_RE.search(lead):
+    if m is None or _STAT_WORD_RE.search(lead) or TOTALLED_RE.search(lead):
         return None
     if m.group("kind").lower() == "context":
         return None        # a context length is a claim about the model

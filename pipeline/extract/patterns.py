@@ -61,7 +61,13 @@ RATIO_NOUNS = {
 }
 # "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
 NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])\s*[-+=&^*/]\s*\w")
-CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:\(.*\))?[*†‡]*")
+# a cell that is one figure: "1,234", "~2.5k", "3-4x", "12%", "132.19 ± 0.55" (a mean and
+# its spread), "6.74 B"
+CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:(?:±|\+/?-)\s*[0-9][0-9,.]*\s*[%]?)?\s*(?:\(.*\))?[*†‡]*")
+# the spread written after a figure ("± 0.55"): part of the figure before it, never a figure
+SPREAD_BEFORE_RE = re.compile(r"(?:±|\+/?-)\s*$")
+# a magnitude letter written apart from a cell's number ("6.74 B" in a parameters column)
+SPACED_MAGNITUDE_RE = re.compile(r"\s+([kKMBT])\b")
 LIST_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 # Families a bare number may borrow by repeating a value: figures people cite back.
 REFERABLE = ("token_throughput", "request_throughput", "latency", "money", "parameters", "tokens", "bandwidth")

@@ -8,6 +8,11 @@ from pipeline.extract import conditions as cond
 from pipeline.extract.candidates import Cand
 from pipeline.extract.masks import find_names, Span
 from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, SECTION_REACH
+
+# a document names one engine in at least this many mentions, and this share of all, to be
+# about it
+DOMINANT_MIN = 5
+DOMINANT_SHARE = 0.85
 from pipeline.extract.tables import Table
 
 
@@ -30,8 +35,23 @@ class SubjectFinder:
         if not engines:
             owner = " ".join(x for x in (self.doc.publisher, self.doc.url) if x)
             engines = [n.name for n in find_names(owner, self.v) if n.kind == "engine"] if owner else []
+        if not engines:
+            engines = self._dominant_engine()
         return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None,
                 "engine": engines[0] if len(set(engines)) == 1 else None}
+
+    def _dominant_engine(self) -> list[str]:
+        """The engine a document is about when its title does not say: the one it names in
+        nearly every mention (a post on deploying a model with one engine names it on every
+        page; a comparison names its rivals too, and gets none)."""
+        counts: dict[str, int] = {}
+        for _, _, name in self.v.engines.finditer(self.text, 0, None, self.fold):
+            counts[name] = counts.get(name, 0) + 1
+        total = sum(counts.values())
+        if not counts:
+            return []
+        name, n = max(counts.items(), key=lambda kv: kv[1])
+        return [name] if n >= DOMINANT_MIN and n >= DOMINANT_SHARE * total else []
 
     def names_near(self, pos: int) -> list[Span]:
         """Names in the paragraph holding ``pos``, found on first use and kept."""

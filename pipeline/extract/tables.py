@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipeline.extract.notclaims import TOTALLED_RE
 from pipeline.ingest.tables import clean, text_tables
 from pipeline.model import Cell, Row, Table
 from pipeline.vocab.loader import load_raw
@@ -152,6 +153,8 @@ class HeaderTyper:
         if fam is not None:
             return Column("figure", family=fam, **self._facts(h, fam))
         setting = self._first("settings", h)
+        if setting in ("isl", "osl") and TOTALLED_RE.search(h):
+            setting = None   # "Total input tokens": what a run processed, not its length
         if setting is not None:
             return Column("setting", field=None if setting == "count" else setting)
         ident = self._first("identifiers", h)

@@ -70,6 +70,9 @@ def with_unit_lines(text: str, tables: list[Table]) -> list[Table]:
     return tables
 
 
+_SETUP_LIST_RE = re.compile(r"(?:[-*•+] [^\n]*(?:\n|$))+$")
+
+
 def context_before(text: str, table_start: int) -> str:
     """The last heading and the last paragraph before the table (a few hundred
     characters), where a table's subject is often named."""
@@ -79,9 +82,13 @@ def context_before(text: str, table_start: int) -> str:
     heading = clean(heads[-1].group(1)) if heads else ""
     paras = [p.strip() for p in window[heads[-1].end() if heads else 0:].split("\n\n") if p.strip()]
     # the last paragraph of prose: sentences, not rows, rules or code
-    prose = [p for p in paras if p[-1:] in ".:!?)" and len(p.split()) >= 5 and not p.startswith(("|", "`", "<", "="))]
-    para = clean(prose[-1])[-CONTEXT_CHARS:] if prose else ""
-    return " ".join(x for x in (heading, para) if x)
+    is_prose = [p[-1:] in ".:!?)" and len(p.split()) >= 5 and not p.startswith(("|", "`", "<", "=")) for p in paras]
+    last = max((i for i, ok in enumerate(is_prose) if ok), default=-1)
+    para = clean(paras[last])[-CONTEXT_CHARS:] if last >= 0 else ""
+    # a setup list between that paragraph and the table ("- GPU: RTX 4090", "- Batch: 1")
+    # states the conditions of every row
+    setup = [clean(p)[-CONTEXT_CHARS:] for p in paras[last + 1:] if _SETUP_LIST_RE.match(p)]
+    return " ".join(x for x in (heading, para, *setup) if x)
 
 
 def join_header(rows: list[list[str]], ncols: int) -> list[str]:
@@ -462,11 +469,13 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
     skip = skip or []
     tables: list[Table] = []
     block: list[re.Match] = []
+    sections: dict[int, str] = {}   # line start -> the rule's title above it
 
     def flush() -> None:
         if len(block) >= MIN_KV_LINES:
             rows = [Row(m.start("line"), m.end("line"), [Cell(m.start("key"), m.end("key"), 0, m.group("key")),
-                                                         Cell(m.start("value"), m.end("value"), 1, m.group("value"))])
+                                                         Cell(m.start("value"), m.end("value"), 1, m.group("value"))],
+                        section=sections.get(m.start("line")))
                     for m in block]
             start = block[0].start("line")
             tables.append(Table(start=start, end=block[-1].end("line"), header=["", ""], rows=rows,
@@ -475,16 +484,31 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         block.clear()
 
     prev_end = -2
+    section: str | None = None
     for ls, le in _lines_with(text, (":",), 0, len(text)):
         m = _KV_LINE_RE.match(text, ls, le)
         if m is None or m.end("line") != le or any(s < le and ls < e for s, e in skip):
             continue
         if ls != prev_end + 1:
-            flush()
+            # rules between groups ("----- Time to First Token -----") keep one block;
+            # the rule's title is the section of the lines under it
+            gap = _RULES_RE.fullmatch(text, prev_end + 1, ls) if block else None
+            if gap is None:
+                flush()
+                section = None
+            else:
+                titles = [t.strip() for t in _RULE_TITLE_RE.findall(gap.group(0)) if t.strip()]
+                section = titles[-1] if titles else section
+        if section:
+            sections[ls] = section
         block.append(m)
         prev_end = le
     flush()
     return tables
+
+
+_RULES_RE = re.compile(r"(?:[ \t]*[-=_*]{3,}[^\n:]{0,60}?[-=_*]{3,}[ \t]*\n)+")
+_RULE_TITLE_RE = re.compile(r"[-=_*]{3,}([^\n\-=_*:]{0,60})[-=_*]{3,}")
 
 
 def text_tables(text: str) -> list[Table]:
@@ -494,8 +518,10 @@ def text_tables(text: str) -> list[Table]:
     if "<t" in text or "<T" in text:
         taken = [(t.start, t.end) for t in tables]
         tables += [t for t in html_source_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
-    if "  " in text or "\t" in text:
-        tables += whitespace_tables(text, skip=sorted((t.start, t.end) for t in tables))
+    # "Metric (unit):   value" lines before aligned columns: their gap of spaces makes
+    # them look like a two-column table whose first line is a header
     if ":" in text:
         tables += keyvalue_tables(text, skip=sorted((t.start, t.end) for t in tables))
+    if "  " in text or "\t" in text:
+        tables += whitespace_tables(text, skip=sorted((t.start, t.end) for t in tables))
     return with_unit_lines(text, sorted(tables, key=lambda t: t.start))

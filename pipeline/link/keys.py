@@ -282,14 +282,16 @@ _PHASE_KIND = {"decode": "output", "prefill": "input"}
 
 def token_kind_key(c: Claim) -> str | None:
     """The tokens a figure counts, stated or implied by its phase ("7,583 tokens/s per GPU"
-    in decode counts output tokens, so it is not an input-token rate)."""
-    return kind_of(c.token_kind, c.phase)
+    in decode counts output tokens, so it is not an input-token rate) or by its scope (a
+    user's speed is the rate its answer streams out: output tokens)."""
+    return kind_of(c.token_kind, c.phase, c.scope if c.family == "token_throughput" else None)
 
 
-def kind_of(token_kind: str | None, phase: str | None) -> str | None:
-    """``token_kind_key`` over the two stored columns (the SQL checker classifies each
-    distinct pair with it)."""
-    return norm(token_kind) or _PHASE_KIND.get(norm(phase) or "")
+def kind_of(token_kind: str | None, phase: str | None, scope: str | None = None) -> str | None:
+    """``token_kind_key`` over the stored columns (the SQL checker classifies each distinct
+    triple with it); ``scope`` only for a token throughput."""
+    return norm(token_kind) or _PHASE_KIND.get(norm(phase) or "") or \
+        ("output" if scope == "per_user" else None)
 
 
 def hardware_relation(q: tuple[int | None, str] | None, p: tuple[int | None, str] | None) -> str:

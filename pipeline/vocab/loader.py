@@ -104,6 +104,7 @@ class Vocab:
     unit_entries: list[UnitEntry]
     accelerators: NamedPatterns
     systems: list[tuple[re.Pattern[str], str, int]]
+    hardware_families: dict[str, list[str]]    # "Blackwell" -> its parts
     model_families: list[str]
     model_variants: list[str]
     model_aliases: dict[str, str]           # lower-case spelling -> canonical
@@ -194,6 +195,7 @@ def load(extra_dir: str | None = None) -> Vocab:
         unit_entries=entries,
         accelerators=_named({k: [p + "s?" for p in v] for k, v in hw.get("accelerators", {}).items()}, flags=0),
         systems=systems,
+        hardware_families={k: list(v) for k, v in hw.get("families", {}).items()},
         model_families=list(models.get("families", [])),
         model_variants=list(models.get("variant_words", [])),
         model_aliases=aliases,
