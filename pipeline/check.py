@@ -35,7 +35,7 @@ from functools import lru_cache
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, consistent
 from pipeline.link.measure import param_kind
-from pipeline.link.keys import (basis_key, comparison_differs, engine_key, hardware_relation,
+from pipeline.link.keys import (COMPARED_FAMILIES, basis_key, comparison_differs, engine_key, hardware_relation,
                                 model_key, norm, same_setting,
                                 scope_key, token_kind_key)
 from pipeline.model import Claim, Document
@@ -186,7 +186,8 @@ def read_claim(text: str) -> Query:
     fig = main[0]
     # In a document "reaches 575" reports where a measurement landed; a headline to check,
     # "X reached 200 tokens/s", claims a threshold was passed.
-    if fig.comparator == "=" and REACH_RE.search(text, max(0, fig.start - 40), fig.start):
+    if fig.comparator == "=" and REACH_RE.search(text, max(0, fig.start - 40), fig.start) \
+            and _threshold_like(fig):
         fig.comparator = ">="
     q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated",
               peak=fig.comparator in UPPER and bool(PEAK_LEAD_RE.search(text, max(0, fig.start - 40),
@@ -201,7 +202,17 @@ def read_claim(text: str) -> Query:
     return q
 
 
-_LEAD_NAME_RE = re.compile(r"(?:The\s+|A\s+|An\s+)?([A-Z][\w.+-]*[\w+](?:'s|’s)?)")
+def _threshold_like(c: Claim) -> bool:
+    """"Reached 1,000 tokens a second" passes a threshold; "reaches 31.65 ms" or "reaches
+    6,580 tokens/s" reports where a measurement landed: only a round number (at most two
+    significant digits) of a quantity where more is better is a threshold."""
+    if c.family in ("latency", "money", "memory", "parameters"):
+        return False
+    digits = re.sub(r"[^0-9]", "", f"{c.value:.6g}".split("e")[0]).strip("0")
+    return len(digits) <= 2
+
+
+_LEAD_NAME_RE = re.compile(r"(?:The\s+|A\s+|An\s+)?([A-Z][\w.+-]*[\w+](?:'s|’s)?|\d[A-Z][\w.+-]*(?:'s|’s)?)")
 _NOT_NAMES = frozenset("""a an the this that these those our their its it we they some someone
     one no new every each all any most many gpu gpus llm llms cpu per at on in for with by from
     using running serving""".split())
@@ -227,10 +238,16 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
     name = m.group(1)
     two = " ".join(text[m.start(1):].split()[:2]).lower()
     two = two[:-2] if two.endswith(("'s", "’s")) else two
+    names = find_names(text, load())
+    if name.endswith(("'s", "’s")) and name[:-2].lower() in _owners():
+        # "NVIDIA's TensorRT-LLM" names its subject; "DeepSeek's V3/R1 service" names only
+        # whose product it is, so the figure must be that owner's
+        named = any(m.end(1) <= n.start < fig_start for n in names)
+        return None if named else name[:-2]
     if (name.endswith(("'s", "’s")) or name.lower() in _NOT_NAMES or name.lower() in _owners()
             or two in _owners()):      # "Hugging Face says ..."
         return None
-    if any(n.start < m.end(1) and n.end > m.start(1) for n in find_names(text, load())):
+    if any(n.start < m.end(1) and n.end > m.start(1) for n in names):
         return None
     return name
 
@@ -372,6 +389,13 @@ class Checker:
         elif hw == "bad":
             (opened if soft else differs).append("hardware")
         cond("engine", engine_key(f.engine), engine_key(p.engine))
+        # a figure on a technique ("lookahead decoding") is only met by a figure on it: named
+        # in its sentence, or in its document's title (a post about that technique)
+        qt, pt = norm(f.technique), norm(p.technique)
+        if qt and qt != pt:
+            d = self.record.doc(p)
+            if pt is not None or not _names_in(f.technique, d.title, d.path):
+                opened.append("technique")
         if q.subject_text:
             d = self.record.doc(p)
             if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path):
@@ -389,6 +413,9 @@ class Checker:
                            ("token kind", token_kind_key(f), token_kind_key(p))):
             if a and b and a != b:
                 differs.append(name)
+        if f.family == "latency" and norm(f.phase) and not norm(p.phase):
+            # a time to first token is not shown by a latency that says not which one
+            opened.append("phase")
         if f.family == "parameters":
             # "activates 236B" is not met by "236B total"; an unqualified count is total
             qk, pk = param_kind(f), param_kind(p)
@@ -402,6 +429,10 @@ class Checker:
         cond("label", q.label, label)
         # a comparison: what it is compared against, what it measures, which way it goes
         reversed_ = False
+        if f.family in COMPARED_FAMILIES and f.measures is None and p.measures is None:
+            # neither says what the ratio is of ("lifts cache hit rates 1.9x" against a
+            # bare "2x"): nothing shows they measure the same thing
+            opened.append("measured quantity")
         for name, how in comparison_differs(f, p):
             if how == "open":
                 opened.append(name)
@@ -434,6 +465,10 @@ class Checker:
             refutes = not meets
         else:
             meets = consistent(_full(f), _witness(p))
+            if meets and (f.comparator or "=") == "=" and _witness(p).p > _full(f).p * 1.000001:
+                # "2.3x" is not shown by a record that says "2x" or "more than 2x": it is
+                # rounded more coarsely than the claim
+                meets = False
             refutes = not consistent(_full(f), _full(p))
         return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
 

@@ -492,6 +492,13 @@ class _Ctx:
                 k = norm(v)
                 cl["bad" if (k and k != self.qphase) else "same"].append(v)
             cols.append(f"(({_code('b.phase', cl, 'same', p)}) = 'bad') AS d_phase")
+        if self.qphase and f.family == "latency":
+            # a latency phase the figure leaves unsaid is open (``Checker.compare``)
+            cl = {"none": [v for v in self.phases if not norm(v)],
+                  "set": [v for v in self.phases if norm(v)]}
+            cols.append(f"(({_code('b.phase', cl, 'none', p)}) = 'none') AS o_phase")
+        else:
+            cols.append("FALSE AS o_phase")
         if not self.qtk:
             cols.append("FALSE AS d_tk")
         else:
@@ -557,7 +564,7 @@ class _Ctx:
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
         ctes.append(
             f"c2 AS (SELECT *, {osize} AS o_size, "
-            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_label OR NOT _subj) AS _open0, "
+            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_phase OR o_label OR NOT _subj) AS _open0, "
             "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_phase OR d_tk OR d_label) AS _diff0 "
             "FROM c1)")
         need = self.necessary(names) if early else "TRUE"
@@ -578,8 +585,13 @@ class _Ctx:
             dsize = "FALSE"
         tests.append(same)
         ctes += self._arith(src, tests)
+        # a point claim is not shown by a figure rounded more coarsely (``Checker.compare``)
+        meets_sql = "_cm"
+        if (f.comparator or "=") == "=":
+            coarse = f"({_default_p('value', 'precision')} > {_d(_full_fig(f).p * 1.000001)})"
+            meets_sql = f"(_cm AND NOT {coarse})"
         ctes.append(
-            f"c4 AS (SELECT *, {dsize} AS d_size, _cm AS _meets, (NOT _cq) AS _refutes, "
+            f"c4 AS (SELECT *, {dsize} AS d_size, {meets_sql} AS _meets, (NOT _cq) AS _refutes, "
             f"{same_sql} AS _same, _cs AS _point FROM k4)")
         ctes.append(
             "cand AS (SELECT *, (_open0 OR o_size) AS _open, (_diff0 OR d_size) AS _diff, "
@@ -1071,7 +1083,7 @@ def _query_ok(q: Query) -> bool:
         return False
     if f.family in ACHIEVED_FAMILIES or (f.family == "parameters" and param_kind(f)):
         return False
-    if states_settings(f):
+    if states_settings(f) or f.technique:
         return False
     if not _finite_figure(_full_fig(f)):
         return False

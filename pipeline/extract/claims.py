@@ -12,7 +12,7 @@ from pipeline.extract import comparison
 from pipeline.extract import conditions as cond
 from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
-from pipeline.extract.context import ContextResolver, share_conditions
+from pipeline.extract.context import ContextResolver, share_baselines, share_conditions
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
@@ -513,6 +513,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
     ex.carry_scope(claims)
     ex.refine_families(claims)
     share_conditions(claims)
+    share_baselines(ex.text, claims)
     out, seen = [], set()
     for c in claims:
         if (c.start, c.end) not in seen:

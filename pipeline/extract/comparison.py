@@ -22,6 +22,7 @@ from pipeline.vocab.loader import load_raw
 
 AFTER_REACH = 90      # characters after the figure that can hold its direction and baseline
 BEFORE_REACH = 60     # characters before it ("reduces latency by 50%", "a speedup of 2x")
+_COORD = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
 _CLAUSE_END = re.compile(r"[;:!?]|\.(?:\s|$)|,\s+(?:and|but|while|whereas|which)\b|\n\s*\n")
 _PHRASE_STOP = re.compile(
     r"[,;:()\[\]|!?]|\.(?:\s|$)|\s(?:on|at|with|for|in|when|while|under|across|using|by|and|"
@@ -127,6 +128,15 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     if cut is not None:
         b_start += cut
         before = before[cut:]
+    if prev_end > s_start:
+        # "4.48x higher goodput and 10.2x more stringent SLO": what precedes "and" is the
+        # previous figure's
+        coord = None
+        for m in _COORD.finditer(before):
+            coord = m.end()
+        if coord is not None:
+            b_start += coord
+            before = before[coord:]
 
     # baseline: "than X", "over X", "vs X" after the figure; else "Compared with X," first
     baseline = span = None

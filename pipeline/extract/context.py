@@ -252,3 +252,17 @@ def share_conditions(claims: list[Claim]) -> None:
                         setattr(c, f, getattr(source, f))
                     if head == "model":
                         c.inherited = False
+
+
+_COORDINATED_RE = re.compile(r"[^,;.:!?\n]{0,60}\b(?:and|or)\s+$", re.I)
+
+
+def share_baselines(text: str, claims: list[Claim]) -> None:
+    """Coordinated comparisons share the baseline written after the last of them: in
+    "4.48x higher goodput and 10.2x more stringent SLO than vLLM" both are against vLLM."""
+    for i in range(len(claims) - 2, -1, -1):
+        a, b = claims[i], claims[i + 1]
+        if a.baseline is None and b.baseline is not None and a.family in ("ratio", "percent") \
+                and b.family in ("ratio", "percent") and a.sentence_start == b.sentence_start \
+                and _COORDINATED_RE.match(text, a.end, b.start):
+            a.baseline = b.baseline

@@ -38,7 +38,7 @@ _NEG_RE = re.compile(
     re.I,
 )
 _HYPO_RE = re.compile(
-    r"\b(?:if|would|could|might|may|assum(?:e|es|ing|ption)|suppos(?:e|ing)|hypothetical(?:ly)?|imagine|expected\s+to|projected|estimated|should)\b",
+    r"\b(?:if|would|could|might|may|assum(?:e|es|ing|ption)|suppos(?:e|ing)|hypothetical(?:ly)?|imagine|expected\s+to|project(?:s|ed|ing)?|estimat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|should)\b",
     re.I,
 )
 _QUESTION_RE = re.compile(r"\b(?:whether|is\s+it|can\s+it|does\s+it)\b", re.I)
@@ -88,6 +88,7 @@ _CUE_WORDS = frozenset(
     "no not never neither nor none without cannot can't isn't wasn't aren't doesn't didn't don't "
     "lack lacks fail fails nothing if would could might may assume assumes assuming assumption "
     "suppose supposing hypothetical hypothetically imagine expected projected estimated should "
+    "project projects projecting estimate estimates estimating predict predicts predicted predicting "
     "whether report reports reported reporting list lists listed says said states stated stating "
     "claim claims claimed claiming quote quotes quoted cite cites cited announced put puts give gives published "
     "publishes write writes wrote credit credits credited records record shows show showed "

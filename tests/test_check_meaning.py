@@ -1,0 +1,81 @@
+"""Verdicts that read what a headline means, not only its number (docs/checking.md):
+a technique, a latency's phase, a ratio's measured quantity, a coarser record, a threshold
+word, a projection and a denominator in other words. The primary document is written for
+these tests (invented figures about real engine and model names); each false headline has
+a faithful twin that must stay `supported`, so a rule that refuses everything fails too."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.check import check
+
+REPO = Path(__file__).resolve().parents[1]
+
+PRIMARY = """\
+# SGLang serving notes
+
+With lookahead decoding, SGLang decodes Llama 2 13B 1.8x faster on one A100.
+
+SGLang's new router improves throughput by more than 2x on Llama 3 8B.
+
+On Llama 3 8B, moving the KV cache with SGLang takes 31.65 ms.
+
+On Llama 3 8B, SGLang's mean time to first token is 749.62 ms.
+
+On Qwen2.5-72B, SGLang achieves 4.48x higher goodput and 10.2x more stringent SLO than vLLM.
+
+Each 8-GPU H800 node running SGLang serves 73.7k tokens per second on DeepSeek-V3.
+
+We estimate that SGLang would reach 3.4x higher throughput than vLLM on Rubin racks.
+
+SGLang serves Mixtral 8x7B at 6,580 tokens per second in total on 8 H100 GPUs.
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory, run_cli) -> str:
+    root = tmp_path_factory.mktemp("meaning")
+    (root / "notes.md").write_text(PRIMARY, encoding="utf-8")
+    (root / "sources.csv").write_text("path,role\nnotes.md,primary\n", encoding="utf-8")
+    db = root / "w.duckdb"
+    run_cli("ingest", str(root), "--db", str(db), "-q", cwd=REPO, check=True)
+    return str(db)
+
+
+@pytest.mark.parametrize("faithful, false", [
+    # a technique: the figure is about lookahead decoding, not speculative decoding
+    ("Lookahead decoding makes SGLang decode Llama 2 13B 1.8x faster on an A100.",
+     "Speculative decoding makes SGLang decode Llama 2 13B 1.8x faster on an A100."),
+    # a record that says "more than 2x" does not show 2.3x
+    ("SGLang's router lifts throughput by 2x on Llama 3 8B.",
+     "SGLang's router lifts throughput by 2.3x on Llama 3 8B."),
+    # a time to first token is not the KV transfer time
+    ("SGLang's mean time to first token on Llama 3 8B is 749.62 ms.",
+     "SGLang reaches a 31.65 ms time to first token on Llama 3 8B."),
+    # an SLO ratio is no goodput ratio
+    ("SGLang delivers 4.48x the goodput of vLLM on Qwen2.5-72B.",
+     "SGLang delivers up to 8x the goodput of vLLM on Qwen2.5-72B."),
+    # per node, not through every GPU
+    ("Each H800 node running SGLang serves 73.7k tokens per second on DeepSeek-V3.",
+     "SGLang pushes 73.7k tokens per second through every H800 GPU on DeepSeek-V3."),
+    # a point "reaches" is not a floor met by any larger figure
+    ("SGLang serves Mixtral 8x7B at 6,580 tokens per second in total on 8 H100 GPUs.",
+     "SGLang reaches 4,120 tokens per second in total on Mixtral 8x7B on 8 H100 GPUs."),
+])
+def test_false_headline_is_never_supported_and_its_twin_is(db, faithful, false):
+    v = check(faithful, db)
+    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
+    v = check(false, db)
+    assert v.verdict != "supported", (false, v.explanation)
+
+
+def test_a_projection_is_no_measurement(db):
+    v = check("SGLang measured 3.4x higher throughput than vLLM on Rubin racks.", db)
+    assert v.verdict != "supported", v.explanation
+
+
+def test_a_ratio_of_an_unknown_quantity_is_not_met_by_a_bare_ratio(db):
+    v = check("SGLang lifts cache hit rates 2x on Llama 3 8B.", db)
+    assert v.verdict != "supported", v.explanation
