@@ -418,8 +418,10 @@ class Checker:
             opened.append("phase")
         if f.family == "parameters":
             # "activates 236B" is not met by "236B total"; an unqualified count is total
-            qk, pk = param_kind(f), param_kind(p)
-            if qk is not None and qk != pk and (pk is not None or qk != "total"):
+            # an unqualified count is total, in the claim ("a 37-billion-parameter model")
+            # as in the figure
+            qk, pk = param_kind(f) or "total", param_kind(p)
+            if qk != (pk or "total"):
                 (differs if pk is not None else opened).append("parameter kind")
         if f.family in ACHIEVED_FAMILIES and (f.technique or f.engine or f.model) \
                 and not (p.technique or p.engine or p.model):

@@ -31,6 +31,10 @@ Each 8-GPU H800 node running SGLang serves 73.7k tokens per second on DeepSeek-V
 We estimate that SGLang would reach 3.4x higher throughput than vLLM on Rubin racks.
 
 SGLang serves Mixtral 8x7B at 6,580 tokens per second in total on 8 H100 GPUs.
+
+| Model | #Total Params | #Activated Params |
+|---|---|---|
+| DeepSeek-V3 | 671B | 37B |
 """
 
 
@@ -63,6 +67,9 @@ def db(tmp_path_factory, run_cli) -> str:
     # a point "reaches" is not a floor met by any larger figure
     ("SGLang serves Mixtral 8x7B at 6,580 tokens per second in total on 8 H100 GPUs.",
      "SGLang reaches 4,120 tokens per second in total on Mixtral 8x7B on 8 H100 GPUs."),
+    # an unqualified parameter count is the total
+    ("DeepSeek-V3 activates 37 billion parameters per token.",
+     "DeepSeek-V3 is a 37-billion-parameter model."),
 ])
 def test_false_headline_is_never_supported_and_its_twin_is(db, faithful, false):
     v = check(faithful, db)

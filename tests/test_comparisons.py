@@ -57,9 +57,14 @@ def test_one_comparison_in_many_wordings(text):
     ("TensorRT-LLM needs 40% less memory than TGI.", "down", "memory"),
     ("TensorRT-LLM costs 40% more than TGI per million tokens.", "up", "cost"),
     ("TensorRT-LLM saves 40% of training costs compared with TGI.", "down", "training cost"),
+    # "faster" is a speed word: the quantity beside it says what sped up, and a time that
+    # comes faster is shorter
+    ("TensorRT-LLM delivers 1.5x higher throughput and 5.1x faster TTFT than TGI.", "down", "latency"),
+    ("With TensorRT-LLM the first token arrives 5.1x faster than with TGI.", "down", "latency"),
+    ("TensorRT-LLM cuts training costs by 40% against TGI and serves faster.", "down", "training cost"),
 ])
 def test_direction_and_measured_quantity(text, direction, measures):
-    c = _one(text)
+    c = [c for c in _figures(text) if c.family in ("ratio", "percent")][-1]
     assert (c.direction, c.measures, c.baseline) == (direction, measures, "TGI")
     assert c.engine == "TensorRT-LLM"
 
@@ -200,3 +205,12 @@ def test_stored_figure_is_never_unsourced_and_supported(tmp_path, run_cli):
         if "unsourced" in record.findings_of(c.id):
             assert v.verdict != "supported", v.explanation
     assert judged == 1
+
+
+def test_engine_of_a_document_about_it_when_the_sentence_names_only_the_baseline():
+    doc = Document(id="t", path="t.md", format="markdown",
+                   text="vLLM on MI300X, a deployment guide. vLLM is tuned here; vLLM scales. "
+                        "vLLM serves. vLLM wins.\n\nOn Llama 3.1 70B the first token arrives "
+                        "5.1x faster than with TGI.")
+    c = [c for c in extract_claims(doc) if c.family == "ratio"][0]
+    assert (c.engine, c.baseline) == ("vLLM", "TGI")

@@ -194,3 +194,17 @@ def test_phase_written_after_each_figure_is_its_own():
                    "~14.8k tokens/s output during decoding.")
     assert by_surface(found, "73.7k tokens/s").phase == "prefill"
     assert by_surface(found, "14.8k tokens/s").phase == "decode"
+
+
+def test_compute_rate_with_its_precision_between():
+    found = claims("The kernel reaches 1,350 FP8 TFLOPS on H800, and 580 BF16 TFLOPS in BF16. "
+                   "The model has 20 FP8 layers.")
+    assert [(c.surface, c.family, c.dtype) for c in found] == [
+        ("1,350 FP8 TFLOPS", "compute", "FP8"), ("580 BF16 TFLOPS", "compute", "BF16")]
+
+
+def test_parameter_kind_from_a_column_header():
+    from pipeline.link.measure import param_kind
+    found = claims("| Model | #Total Params | #Activated Params |\n|---|---|---|\n"
+                   "| DeepSeek-V3 | 671B | 37B |\n")
+    assert {c.value: param_kind(c) for c in found} == {671e9: "total", 37e9: "activated"}

@@ -334,6 +334,9 @@ class CandidateFinder:
             scale = header_magnitude(header)
             c.value, c.precision = c.value * scale, c.precision * scale
         _take_unit(c, hit)  # the header's unit: the cell's own span stays as it is
+        if col.family == "parameters" and not c.unit_text:
+            # "# Activated Params": which parameters a count counts is in its header
+            c.unit_text = clean(header)
         c.implied = True
         c.table = (table, row, cl)
         return c

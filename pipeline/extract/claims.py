@@ -253,10 +253,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if hw is not None:
             claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
         claim.engine = self._named("engine", s_start, s_end, c)
-        if claim.engine is None and not self._names_in("engine", s_start, s_end):
-            # a sentence that names no engine is about the one its document is about (a
-            # vendor's post on its own engine; never the one it is compared against). Not
-            # a section's: sections of comparisons name every rival in turn.
+        if claim.engine is None and not self._not_baseline(self._names_in("engine", s_start, s_end), c):
+            # a sentence that names no engine (or only the one it is compared against) is
+            # about the one its document is about (a vendor's post on its own engine; never
+            # the baseline). Not a section's: sections of comparisons name every rival in turn.
             engine = self.title_subject["engine"]
             if engine is not None and engine != claim.baseline:
                 claim.engine, claim.inherited = engine, True

@@ -22,6 +22,7 @@ from pipeline.vocab.loader import load_raw
 
 AFTER_REACH = 90      # characters after the figure that can hold its direction and baseline
 BEFORE_REACH = 60     # characters before it ("reduces latency by 50%", "a speedup of 2x")
+_GENERIC_SPEED = re.compile(r"(?i)faster|slower|quicker|speed|speed-?ups?")
 _COORD = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
 _CLAUSE_END = re.compile(r"[;:!?]|\.(?:\s|$)|,\s+(?:and|but|while|whereas|which)\b|\n\s*\n")
 _PHRASE_STOP = re.compile(
@@ -71,15 +72,31 @@ def words() -> _Words:
 
 def _first(items: list[tuple[str, re.Pattern[str]]], text: str, last: bool = False):
     """(name, match) of the earliest (or latest) hit of any list in ``text``; on a tie of
-    position, the list named first wins."""
+    position, the list named first wins. The latest is the one ending last, and of those
+    the longest ("training costs" over "costs")."""
+    return _pick(items, text, last, lambda m: True)
+
+
+def _later(m: re.Match[str], best: re.Match[str]) -> bool:
+    return (m.end(), -m.start()) > (best.end(), -best.start())
+
+
+def _pick(items, text: str, last: bool, keep):
     best = None
     for name, rx in items:
         for m in rx.finditer(text):
-            if best is None or (m.start() > best[1].start() if last else m.start() < best[1].start()):
+            if not keep(m):
+                continue
+            if best is None or (_later(m, best[1]) if last else m.start() < best[1].start()):
                 best = (name, m)
             if not last:
                 break
     return best
+
+
+def _specific(items: list[tuple[str, re.Pattern[str]]], text: str, last: bool = False):
+    """``_first`` over the hits that name a quantity, not only a speed."""
+    return _pick(items, text, last, lambda m: not _GENERIC_SPEED.fullmatch(m.group(0)))
 
 
 def _clause(text: str, start: int, end: int) -> int:
@@ -163,10 +180,14 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     if direction is None:
         d = _first(w.direction, before, last=True)
         direction = d[0] if d else None
-    m = _first(w.measures, head)
-    if m is None:
-        m = _first(w.measures, before, last=True)
+    # "faster" says only that something sped up: the quantity named beside it says what
+    # did ("5.1x faster TTFT", "the first token arrives 5.1x faster")
+    m = _specific(w.measures, head) or _specific(w.measures, before, last=True) \
+        or _first(w.measures, head) or _first(w.measures, before, last=True)
     measures = m[0] if m else None
+    if measures == "latency" and d is not None and _GENERIC_SPEED.fullmatch(d[1].group(0)):
+        # a time that comes "5.1x faster" is 5.1x shorter: latency goes down
+        direction = "up" if d[1].group(0).lower() == "slower" else "down"
     np_hit = w.not_performance.search(head) or w.not_performance.search(before)
     not_perf = bool(np_hit) and measures is None
     return Comparison(direction, measures, baseline, span, not_perf)

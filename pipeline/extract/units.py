@@ -17,6 +17,7 @@ _THOUSAND_RE = re.compile(r"(?:1\s?)?(?:k|thousand|1k)\b")
 # between a number and its unit: a space, markup, or the line break of a hard-wrapped
 # paragraph ("1,094,347\ntokens/s per GPU"), never a blank line
 _GAP_RE = re.compile(r"\+?(?:[ \u00a0]|\r?\n(?![ \t]*\r?\n))?(?:\*\*|__)?[ \u00a0]?")
+_DTYPE_GAP_RE = re.compile(r"(?:FP8|BF16|FP16|FP32|TF32|INT8|INT4|FP4|NVFP4|MXFP4|dense|sparse)[ \u00a0]+")
 _CURRENCY_BEFORE_RE = re.compile(r"(?:US\$|USD\s?|\\?\$|€|EUR\s?)(?:\*\*)?$")
 _CURRENCY_AFTER_RE = re.compile(r"\s?(?:USD|dollars?|US dollars)\b")
 _CENTS_RE = re.compile(r"\s?(?:cents?|¢)")
@@ -50,7 +51,12 @@ def read_unit(text: str, pos: int, vocab: Vocab, limit: int | None = None) -> Un
         return None  # most numbers end at a space, a comma or a table pipe: no unit to try
     found = vocab.match_unit(text, start, limit)
     if not found:
-        return None
+        # "1,350 FP8 TFLOPS", "580 BF16 TFLOPS": a compute rate names its precision between
+        d = _DTYPE_GAP_RE.match(text, start, limit)
+        found = vocab.match_unit(text, d.end(), limit) if d else None
+        if not found or found[1].family != "compute":
+            return None
+        start = d.end()
     m, entry = found
     end = m.end()
     hit = UnitHit(end=end, unit_text=text[start:end], entry=entry, scope=entry.scope)
