@@ -89,3 +89,16 @@ def test_spread_after_a_mean_is_part_of_the_figure():
             "| Llama 2 13B | 82.17 +- 0.31 |\n")
     found = claims(text)
     assert [(c.value, c.family) for c in found] == [(132.19, "token_throughput"), (82.17, "token_throughput")]
+
+
+@pytest.mark.parametrize("skipped, kept", [
+    # the values after a QPS label are loads a run was given; a rate reached is a figure
+    ("We benchmarked the H100 server across QPS 16, 32, and 1000.",
+     "The H100 server sustained 16 requests per second."),
+    # sizes in parentheses after a model's name name its variants; a stated size is a figure
+    ("Supported models on the GPU: Llama3.2 (1B, 3B), Intern-S1 (241B).",
+     "Intern-S1 has 241B parameters and runs on one GPU node."),
+])
+def test_setting_labels_and_their_counterparts(skipped, kept):
+    assert not [c for c in claims(skipped) if c.family in ("request_throughput", "parameters")], surfaces(skipped)
+    assert [c for c in claims(kept) if c.family in ("request_throughput", "parameters")], kept

@@ -175,6 +175,14 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if c.family == "request_throughput" and others and notclaims.is_offered_load(lead):
             self.offered.setdefault(s_start, c.value)
             return "an offered load: the setting of the sentence's other figures"
+        if c.family == "request_throughput" and notclaims.is_rate_label(lead):
+            return "an offered load: one of the values after a QPS label"
+        if c.family == "parameters":
+            paren = notclaims.VARIANT_PAREN_RE.search(lead)
+            if paren and notclaims.names_variants(self.text[s_start:s_end]) and (
+                    self._name_just_before(c.start - len(lead) + paren.start(), "model")
+                    or notclaims.MODELISH_TOKEN_RE.search(lead, 0, paren.start())):
+                return "a size naming a model's variant: 'Llama3.2 (1B, 3B)'"
         # the words before the figure in its own clause (after the previous figure)
         own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
         if c.family == "tokens":

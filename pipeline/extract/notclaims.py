@@ -6,7 +6,8 @@ a reader would give for skipping a number (docs/extraction.md lists them):
 * mathematics: a number inside TeX math (``$64 \\times 576$``) is an expression, not a
   price or a size;
 * offered load: "at 16 QPS" sets the load a system was measured under, a setting of the
-  figures beside it (``Claim.offered_load``), not a throughput the system reached;
+  figures beside it (``Claim.offered_load``), not a throughput the system reached; so do
+  the values after a label ("across QPS 16, 32, and 1000");
 * length settings: "with an input length of 128k tokens" is the ISL of the figures beside
   it (``Claim.isl``/``osl``), not a size (a "median input of 142K tokens" stays a claim);
 * worked examples: a time or a price in a sentence that names no system and no computing
@@ -14,6 +15,10 @@ a reader would give for skipping a number (docs/extraction.md lists them):
 
 * time windows: "over the past 24 hours" or "every 10 minutes" says when something was
   counted, not how long a system took;
+
+* model variants: in a list of models, sizes in parentheses right after a model's name
+  ("Llama3.2 (1B, 3B), Intern-S1 (241B)") name its variants (one model with its size,
+  "DeepSeek V3 (685B)", states a size);
 
 * chart residue: a number in a run of four or more bare numbers (a chart axis as PDF text
   renders it) outside any table.
@@ -81,9 +86,36 @@ def math_spans(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _MATH_RE.finditer(text) if _TEX_RE.search(m.group(1))]
 
 
+# "across QPS 16, 32, and 1000": a rate written as a label before its values names the
+# loads a run was given
+_RATE_LABEL_RE = re.compile(r"\b(?:QPS|RPS)[ \t]+(?:[\d.,]+[ \t]*(?:,[ \t]*(?:and[ \t]+|or[ \t]+)?|and[ \t]+|or[ \t]+))*$")
+
+
 def is_offered_load(lead: str) -> bool:
     """Do the words right before a request rate make it the load offered to the system?"""
     return bool(OFFERED_LEAD_RE.search(lead))
+
+
+# "Llama3.2 (1B, 3B)", "Intern-S1 (241B)": sizes in parentheses right after a model's
+# name name its variants, as "Llama 3 70B" does
+VARIANT_PAREN_RE = re.compile(r"[ \t]?\([ \t]*(?:[\d.]+[ \t]?[BMT][ \t]*[,/][ \t]*)*$")
+MODELISH_TOKEN_RE = re.compile(r"(?<![\w.-])[A-Z][\w.]*-?[\w.]*\d[\w.]*$")
+
+
+_SIZE_IN_PAREN_RE = re.compile(r"\([ \t]*[\d.]+[ \t]?[BMT]\b")
+_SIZE_LIST_IN_PAREN_RE = re.compile(r"\([ \t]*[\d.]+[ \t]?[BMT][ \t]*[,/]")
+
+
+def names_variants(sentence: str) -> bool:
+    """A list of models with their sizes in parentheses ("Llama3.2 (1B, 3B), Intern-S1
+    (241B)"), as supported-model lists write them; one model with its size ("DeepSeek V3
+    (685B)") states a size."""
+    return bool(_SIZE_LIST_IN_PAREN_RE.search(sentence)) or len(_SIZE_IN_PAREN_RE.findall(sentence)) >= 2
+
+
+def is_rate_label(lead: str) -> bool:
+    """Is a request rate one of the values after a "QPS"/"RPS" label (a sweep of loads)?"""
+    return bool(_RATE_LABEL_RE.search(lead))
 
 
 def length_setting(lead: str) -> str | None:
