@@ -155,9 +155,11 @@ def test_up_to_names_the_best_figure(db):
 # --- the blind headline suite (tests/data/headlines.jsonl) ------------------------------
 
 def test_blind_headlines_no_false_supported(REAL, SHARED, tmp_path):
-    """Headlines written blind to the checker about real figures: a false headline is never
-    `supported`, and the share answered as the labeller accepts stays above the floor
-    measured when the suite was added (benchmarks/headlines.py prints the table)."""
+    """Headlines written blind to the checker about real figures (two suites by two
+    helpers, tests/data/HEADLINES.md and HEADLINES2.md): false headlines answered
+    `supported` stay at or below the count measured when the rules last changed, and the
+    share answered as the labeller accepts stays above its floor (benchmarks/headlines.py
+    prints the tables)."""
     sys.path.insert(0, str(REPO / "benchmarks"))
     try:
         import headlines
@@ -165,15 +167,18 @@ def test_blind_headlines_no_false_supported(REAL, SHARED, tmp_path):
         sys.path.pop(0)
     db = tmp_path / "h.duckdb"
     headlines.build_warehouse(SHARED, db)
-    results = headlines.evaluate(headlines.load(), db)
-    wrong = [(r["id"], r["headline"]) for r in results if headlines.false_supported(r)]
-    right = sum(map(headlines.right, results)) / len(results)
-    assert len(wrong) <= MAX_FALSE_SUPPORTED, wrong
-    assert right >= MIN_RIGHT, right
+    for suite, max_false, min_right in BOUNDS:
+        results = headlines.evaluate(headlines.load(REPO / "tests" / "data" / suite), db)
+        wrong = [(r["id"], r["headline"]) for r in results if headlines.false_supported(r)]
+        right = sum(map(headlines.right, results)) / len(results)
+        assert len(wrong) <= max_false, (suite, wrong)
+        assert right >= min_right, (suite, right)
 
 
-MAX_FALSE_SUPPORTED = 3   # measured when last changed; lower it as rules improve
-MIN_RIGHT = 0.74      # 154/206 measured
+# (suite, most false `supported`, least share right): measured at 93d74c5; tighten as
+# rules improve
+BOUNDS = [("headlines.jsonl", 1, 0.78),      # 163/206
+          ("headlines2.jsonl", 9, 0.63)]     # 98/153
 
 
 # --- one judgement: a stored figure is never both unsourced and supported ----------------
