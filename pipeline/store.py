@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import duckdb
 
-from pipeline import dbguard
+from pipeline import dbguard, migrate
 from pipeline.model import Claim, Document, Link
 
 WAREHOUSE_PACKAGE = "pipeline.warehouse"
@@ -489,6 +489,7 @@ class Store:
     def __init__(self, con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
         self.con, self.path, self.read_only = con, path, read_only
         self.shadowed: list[str] = []      # views a reader takes from the package, not the file
+        self.migrated: list[migrate.Migration] = []   # schema steps this open applied
 
     def cursor(self) -> "Store":
         """The same database through a connection of its own, for another thread (a
@@ -532,13 +533,14 @@ class Store:
             if short:
                 raise StoreError(f"cannot use {db}: the database file is damaged: {short}; "
                                  "restore it from a copy, or ingest again into a new --db")
+            store.migrated = store._upgrade()
             store.shadowed = dbguard.check_shape(con, schema_sql(), view_sqls(),
                                                  writer=not read_only)
             if read_only:
                 dbguard.shadow_views(con, view_sqls(), store.shadowed)
             else:
                 store.apply_schema()
-        except dbguard.ShapeError as exc:
+        except (dbguard.ShapeError, migrate.VersionError) as exc:
             con.close()
             raise StoreError(f"cannot use {db}: {exc}") from None
         except duckdb.Error as exc:
@@ -552,9 +554,30 @@ class Store:
             raise
         return store
 
+    def _upgrade(self) -> list[migrate.Migration]:
+        """Bring an older warehouse to the current schema version (a writer), step by step
+        (``pipeline.migrate``); the steps applied. Its shape is checked against its own
+        version first, so a foreign file is refused, never "migrated". A reader cannot
+        write: it is told how to upgrade; a file newer than this release is refused."""
+        version = migrate.stored_version(self.con)
+        if version is None:
+            return []
+        migrate.refuse_newer(version)
+        if version == migrate.latest():
+            return []
+        dbguard.check_shape(self.con, migrate.schema_at(version), (), writer=not self.read_only)
+        if self.read_only:
+            raise migrate.VersionError(
+                f"it is an older warehouse (schema version {version}; this claims uses "
+                f"{migrate.latest()}): run `claims migrate --db {self.path}` once to upgrade it "
+                "(every row is kept; `claims ingest` and `claims link` upgrade it too)")
+        return migrate.upgrade(self.con, version)
+
     def apply_schema(self) -> None:
-        """Create tables (idempotent) and (re)create the views shipped in warehouse/views."""
+        """Create tables (idempotent), record the schema version of a new warehouse, and
+        (re)create the views shipped in warehouse/views."""
         self.con.execute(schema_sql())
+        migrate.mark_new(self.con)
         for name, sql in view_sqls():
             try:
                 self.con.execute(sql)
