@@ -483,6 +483,19 @@ def _truncated(con, db: Path) -> str | None:
     return None
 
 
+def _verify_blocks(con) -> None:
+    """Read every stored value once, so a block whose checksum fails (a garbled file)
+    raises here, when the writer opens, and not after new files were committed on top of
+    it. DuckDB checks a block's checksum only when it reads the block; hashing every column
+    of every table reads them all (1.2 s at a million claims, on a shared 2-core machine;
+    readers skip it: they change nothing and fail with the same one line when they meet
+    the block)."""
+    for (table,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+            " AND schema_name = 'main' ORDER BY table_name").fetchall():
+        con.execute(f"SELECT count(*), bit_xor(hash(COLUMNS(*))) FROM {_q(table)}").fetchall()
+
+
 class Store:
     """One DuckDB connection, either the single writer or a read-only reader."""
 
@@ -533,6 +546,8 @@ class Store:
             if short:
                 raise StoreError(f"cannot use {db}: the database file is damaged: {short}; "
                                  "restore it from a copy, or ingest again into a new --db")
+            if not read_only:
+                _verify_blocks(con)
             store.migrated = store._upgrade()
             store.shadowed = dbguard.check_shape(con, schema_sql(), view_sqls(),
                                                  writer=not read_only)
