@@ -32,6 +32,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import duckdb
 
 from pipeline import dbguard, migrate
+from pipeline.ingest.walk import printable
 from pipeline.model import Claim, Document, Link
 
 WAREHOUSE_PACKAGE = "pipeline.warehouse"
@@ -671,9 +672,9 @@ class Store:
         """Store many files in one transaction: each lands whole, and all or none of them.
 
         Returns each item's action (new | replaced | skipped), planned in order as ``plan``
-        does. ``errors`` are (path, reason) of files that failed, kept in ``ingest_errors``
-        (the latest reason per path) in the same transaction; a stored path loses its
-        error. ``locations`` are (source, doc id, path) of sources found to hold bytes
+        does. ``errors`` are (path, reason[, source]) of files that failed, kept in
+        ``ingest_errors`` (the latest reason per source; per path when no source is given)
+        in the same transaction; a stored source loses its error. ``locations`` are (source, doc id, path) of sources found to hold bytes
         already stored (a duplicate skipped before parsing): each is kept if its document
         is stored. Rows go in as Arrow batches: one INSERT per table for the whole batch.
         """
@@ -747,8 +748,11 @@ class Store:
                 con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject FROM _keys_batch")
             con.execute("INSERT INTO link_pending (change, doc_id)"
                         " SELECT 'added', id FROM _docs_batch")
-        con.register("_paths_batch", pa.table({"path": pa.array([s.doc.path for s in items], pa.string())}))
-        con.execute("DELETE FROM ingest_errors WHERE path IN (SELECT path FROM _paths_batch)")
+        con.register("_paths_batch", pa.table({"path": pa.array([s.doc.path for s in items], pa.string()),
+                                               "source": pa.array([s.location for s in items], pa.string())}))
+        # a stored source loses its error; a row from before sources were kept, by its path
+        con.execute("DELETE FROM ingest_errors WHERE source IN (SELECT source FROM _paths_batch)"
+                    " OR (source IS NULL AND path IN (SELECT path FROM _paths_batch))")
         return [p.action for p in plans]
 
     def _locate(self, located: Sequence[tuple[str, str, str]], at: dt.datetime) -> None:
@@ -798,20 +802,35 @@ class Store:
         for table, col in (("claims", "doc_id"), ("pages", "doc_id"), ("documents", "id")):
             self.con.execute(f"DELETE FROM {table} WHERE list_contains(?, {col})", [ids])
 
-    def record_error(self, path: str, reason: str, at: dt.datetime | None = None) -> None:
-        """Keep only the latest failure per path."""
-        self.write_many([], at=at, errors=[(path, reason)])
+    def record_error(self, path: str, reason: str, at: dt.datetime | None = None,
+                     source: str | None = None) -> None:
+        """Keep only the latest failure per source (per display path when none is given)."""
+        self.write_many([], at=at, errors=[(path, reason, source)])
 
-    def _record_errors(self, errors: Sequence[tuple[str, str]], at: dt.datetime) -> None:
+    def _record_errors(self, errors: Sequence[tuple], at: dt.datetime) -> None:
+        """(path, reason[, source]) rows, one per source: a file is identified by where it
+        was read, as documents are (two folders' README.md are two rows); without a source
+        (an address that never parsed, an older caller) the display path stands for it."""
         import pyarrow as pa
 
-        latest = {path: " ".join(reason.split()) for path, reason in errors}
+        latest: dict[str, tuple[str, str, str | None]] = {}
+        for error in errors:
+            path, reason = error[0], error[1]
+            source = error[2] if len(error) > 2 else None
+            if source:                   # a name that is not UTF-8 is kept as \xNN text
+                source = printable(source)
+            latest[source or path] = (path, " ".join(reason.split()), source)
+        rows = list(latest.values())
         self.con.register("_errors_batch", pa.table({
-            "path": pa.array(list(latest), pa.string()),
-            "reason": pa.array(list(latest.values()), pa.string()),
-            "failed_at": pa.array([at] * len(latest), pa.timestamp("us"))}))
-        self.con.execute("DELETE FROM ingest_errors WHERE path IN (SELECT path FROM _errors_batch)")
-        self.con.execute("INSERT INTO ingest_errors SELECT path, reason, failed_at FROM _errors_batch")
+            "path": pa.array([r[0] for r in rows], pa.string()),
+            "reason": pa.array([r[1] for r in rows], pa.string()),
+            "failed_at": pa.array([at] * len(rows), pa.timestamp("us")),
+            "source": pa.array([r[2] for r in rows], pa.string())}))
+        self.con.execute("DELETE FROM ingest_errors WHERE coalesce(source, path) IN"
+                         " (SELECT coalesce(source, path) FROM _errors_batch)"
+                         " OR (source IS NULL AND path IN (SELECT path FROM _errors_batch))")
+        self.con.execute("INSERT INTO ingest_errors (path, reason, failed_at, source)"
+                         " SELECT path, reason, failed_at, source FROM _errors_batch")
 
     def write_links(self, links: Iterable[Link], clusters: Iterable[tuple[str, str]] = ()) -> None:
         """Replace all links and clusters in one transaction (nothing else changes)."""

@@ -135,11 +135,14 @@ CREATE TABLE IF NOT EXISTS link_pending (
     url         VARCHAR
 );
 
--- Files that could not be ingested in their latest attempt; one line of reason each.
+-- Files that could not be ingested in their latest attempt; one line of reason each, one
+-- row per source (the resolved file path or the address, as in locations; NULL for rows
+-- written before version 5, which are matched by path).
 CREATE TABLE IF NOT EXISTS ingest_errors (
     path        VARCHAR NOT NULL,          -- relative to the ingest root, like documents.path
     reason      VARCHAR NOT NULL,
-    failed_at   TIMESTAMP NOT NULL
+    failed_at   TIMESTAMP NOT NULL,
+    source      VARCHAR
 );
 
 -- Where each document was read from (issue 15). A document is its bytes (documents.id);
