@@ -3,8 +3,8 @@
 The headlines were written by a helper who had not seen the checker (tests/data/HEADLINES.md):
 for each of 40+ real figures in ../shared/corpus/real/, a faithful restatement and false
 variants (inflated, "up to" inflated, wrong denominator, reversed direction, wrong measured
-quantity, wrong model, unpublished, no denominator), each with the verdict CLAIMS.md §4 gives
-and the verdicts a careful analyst would also accept.
+quantity, wrong model, unpublished, no denominator), each with the verdict
+docs/claims-model.md §4 gives and the verdicts a careful analyst would also accept.
 
     python benchmarks/headlines.py [--suite FILE] [--db WAREHOUSE] [--shared ../shared] [-v]
 

@@ -366,6 +366,32 @@ def link_cmd(
     _print_link_report(report, quiet, verbose)
 
 
+@app.command("migrate")
+def migrate_cmd(
+    db: Optional[str] = DbOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Bring a warehouse written by an older claims to this release's schema version.
+
+    Every row is kept; each step runs in a transaction of its own. `claims ingest` and
+    `claims link` do the same when they open an older warehouse; read-only commands ask
+    for this first."""
+    from pipeline.migrate import latest
+    from pipeline.store import resolve_db
+
+    _State.debug = _State.debug or debug
+    if not resolve_db(db).is_file():
+        raise UserError(f"no database at {resolve_db(db)} (run `claims ingest` first, or pass --db)")
+    with Store.open(db) as store:
+        steps = store.migrated
+    where = str(resolve_db(db))
+    if steps:
+        names = ", ".join(s.name.replace("_", " ") for s in steps)
+        _say(f"{where}: schema version {steps[0].version - 1} -> {steps[-1].version} ({names})")
+    else:
+        _say(f"{where}: already at schema version {latest()}")
+
+
 # --- sql ----------------------------------------------------------------------------------
 
 class SqlFormat(str, Enum):

@@ -35,10 +35,6 @@ SANDBOX_CONFIG = {
 }
 DISABLED_OPTIMIZERS = "common_subplan"     # duckdb#25819, see the module docstring
 
-# Tables every warehouse has had since its first version; those added later (a reader of
-# an older warehouse does without them, a writer adds them) are only checked when present.
-CORE_TABLES = ("documents", "pages", "claims", "links", "clusters")
-_ADDED_COLUMN = re.compile(r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+IF\s+NOT\s+EXISTS\s+(\w+)", re.I)
 _VIEW_HEAD = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW(?=\s+(\w+))", re.I)
 
 
@@ -65,11 +61,12 @@ def settle(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("SET lock_configuration = true")
 
 
-@functools.lru_cache(maxsize=1)
-def reference(schema: str, views: tuple[tuple[str, str], ...]) -> tuple[dict, dict, dict]:
-    """(tables: name -> columns, views: name -> SQL as DuckDB keeps it, columns added by
-    ALTER) of a database built in memory from the shipped schema and views: the shape a
-    warehouse must have, read from the same files that create it (one rule, one place)."""
+@functools.lru_cache(maxsize=8)
+def reference(schema: str, views: tuple[tuple[str, str], ...]) -> tuple[dict, dict]:
+    """(tables: name -> columns, views: name -> SQL as DuckDB keeps it) of a database built
+    in memory from the shipped schema and views: the shape a warehouse must have, read from
+    the same files that create it (one rule, one place). An older warehouse is checked
+    against the schema of its own version (``pipeline.migrate.schema_at``), then migrated."""
     con = connect(":memory:", read_only=False)
     try:
         con.execute(schema)
@@ -79,10 +76,7 @@ def reference(schema: str, views: tuple[tuple[str, str], ...]) -> tuple[dict, di
         stored = _views(con)
     finally:
         con.close()
-    added: dict[str, set[str]] = {}
-    for table, column in _ADDED_COLUMN.findall(schema):
-        added.setdefault(table.lower(), set()).add(column.lower())
-    return tables, stored, added
+    return tables, stored
 
 
 def _tables(con) -> dict[str, set[str]]:
@@ -106,7 +100,7 @@ def check_shape(con, schema: str, views: Sequence[tuple[str, str]], writer: bool
     """Raise ShapeError unless the database is a claims warehouse (or, for a writer, a new
     empty one); returns the names of shipped views whose stored SQL differs or is missing
     (a reader shadows them with the shipped ones)."""
-    ref_tables, ref_views, added = reference(schema, tuple(views))
+    ref_tables, ref_views = reference(schema, tuple(views))
     tables, stored = _tables(con), _views(con)
     if not tables and not stored:
         if writer:
@@ -117,10 +111,9 @@ def check_shape(con, schema: str, views: Sequence[tuple[str, str]], writer: bool
         if name in stored:
             problems.append(f"`{name}` is a view, not the warehouse's table")
         elif name not in tables:
-            if name in CORE_TABLES:
-                problems.append(f"no `{name}` table")
+            problems.append(f"no `{name}` table")
         else:
-            missing = columns - added.get(name, set()) - tables[name]
+            missing = columns - tables[name]
             if missing:
                 problems.append(f"table `{name}` lacks column(s) {', '.join(sorted(missing))}")
     for name in ref_views:

@@ -1,4 +1,4 @@
-"""Comparisons read as what they are (CLAIMS.md §1, §4; docs/claims-model.md).
+"""Comparisons read as what they are (docs/claims-model.md §1, §4).
 
 A ratio or percent that compares two things keeps its baseline, direction and measured
 quantity; a headline and a figure agree only when all of them agree; "up to N" claims a

@@ -1,7 +1,7 @@
 """Seed 000, ingested from ../shared/seeds: every figure it cites, with its conditions.
 
-The expectations come from reading the seed (CLAIMS.md uses it as the worked example), not
-from the extractor's output; numbers inside names must never come out as claims.
+The expectations come from reading the seed itself, not from the extractor's output;
+numbers inside names must never come out as claims.
 """
 from __future__ import annotations
 

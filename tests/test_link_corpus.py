@@ -81,7 +81,7 @@ def test_derives_same_doc_cross_doc_and_inconsistent(linked):
     assert d["a_55"].consistent is True and {d["a_55"].dst, d["a_55"].other} == {"a_1240", "a_800"}
     assert d["a_55"].computed == pytest.approx(55.0)
     # a percent whose operands stand in other documents is no derivation a reader sees
-    # (CLAIMS.md §3: same sentence, table row or adjacent sentences)
+    # (docs/claims-model.md §3: same sentence, table row or adjacent sentences)
     assert "e_25" not in d
     assert d["g_80"].consistent is False and d["g_80"].computed == pytest.approx(55.0)
 

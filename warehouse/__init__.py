@@ -1,1 +1,1 @@
-"""SQL schema, views and saved queries, shipped inside the package as pipeline.warehouse."""
+"""SQL schema, views and schema migrations, shipped inside the package as pipeline.warehouse."""

@@ -1,4 +1,6 @@
--- claims warehouse: tables only (views live in views/, one file each).
+-- claims warehouse: tables only (views live in views/, one file each), at the latest schema
+-- version: a new warehouse is created from this file and gets that version in schema_info;
+-- an older one is brought to the same shape by migrations/ (see migrations/README.md).
 -- Applied by pipeline/store.py on every write connection; every statement is idempotent.
 -- "end" is a reserved word in SQL: quote it in queries (c."end").
 
@@ -93,14 +95,6 @@ CREATE TABLE IF NOT EXISTS claims (
     findings        VARCHAR[]
 );
 
--- Columns added after version 1: a warehouse written before them gains them empty (its
--- claims are re-extracted on the next ingest, since the extractor version is in each
--- document's fingerprint).
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS baseline VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS direction VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS measures VARCHAR;
-ALTER TABLE claims ADD COLUMN IF NOT EXISTS offered_load DOUBLE;
-
 -- One column per field of pipeline.model.Link.
 CREATE TABLE IF NOT EXISTS links (
     src         VARCHAR NOT NULL,
@@ -141,14 +135,15 @@ CREATE TABLE IF NOT EXISTS link_pending (
     url         VARCHAR
 );
 
--- Files that could not be ingested in their latest attempt; one line of reason each.
+-- Files that could not be ingested in their latest attempt; one line of reason each, one
+-- row per source (the resolved file path or the address, as in locations; NULL for rows
+-- written before version 5, which are matched by path).
 CREATE TABLE IF NOT EXISTS ingest_errors (
     path        VARCHAR NOT NULL,          -- relative to the ingest root, like documents.path
     reason      VARCHAR NOT NULL,
-    failed_at   TIMESTAMP NOT NULL
+    failed_at   TIMESTAMP NOT NULL,
+    source      VARCHAR
 );
-
-INSERT OR IGNORE INTO schema_info VALUES ('version', '1');
 
 -- Where each document was read from (issue 15). A document is its bytes (documents.id);
 -- a source is where they were read: the resolved absolute file path, or the web address.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from pipeline.ingest import meta as m
+from pipeline.ingest.errors import FetchError
 
 _FEED_START = re.compile(
     rb"\A(?:\s|<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>|<\?xml-stylesheet[^>]*\?>)*"
@@ -79,11 +80,9 @@ def _rss_link(item) -> str | None:
 
 
 def parse_feed(body: bytes, base_url: str) -> Feed:
-    """The feed's title and items (links made absolute against ``base_url``); raises the
-    web fetcher's FetchError when the bytes are no readable feed."""
+    """The feed's title and items (links made absolute against ``base_url``); raises
+    FetchError when the bytes are no readable feed."""
     from lxml import etree
-
-    from pipeline.ingest.web import FetchError
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                              huge_tree=False, recover=True)

@@ -11,12 +11,13 @@ fetcher's per-host delay is used instead of it (capped at 30 s).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 from urllib.parse import urlsplit
 from urllib.robotparser import RobotFileParser
 
-if TYPE_CHECKING:
-    from pipeline.ingest.web import Fetcher
+from pipeline.ingest.errors import FetchError, Refused
+
+ROBOTS_TOKEN = "claims"          # the user-agent token robots.txt groups are matched on
 
 MAX_BYTES = 512 * 1024
 MAX_CRAWL_DELAY = 30.0
@@ -38,7 +39,10 @@ def origin(url: str) -> str:
 class Robots:
     """Per-site rules, fetched on first use (``Fetcher.get(..., robots=False)``)."""
 
-    def __init__(self, fetcher: "Fetcher") -> None:
+    def __init__(self, fetcher: Any) -> None:
+        """``fetcher`` is the web fetcher (``pipeline.ingest.web.Fetcher``): anything with
+        its ``get(url, max_bytes=, robots=False)``; typed loosely so this module needs
+        nothing of web.py, which uses it."""
         self.fetcher = fetcher
         self.sites: dict[str, SiteRules] = {}
 
@@ -51,8 +55,6 @@ class Robots:
     def allowed(self, url: str) -> bool:
         """May ``url`` be fetched? Raises the fetcher's Refused when robots.txt could not
         be read at all (the reason says so)."""
-        from pipeline.ingest.web import Refused, ROBOTS_TOKEN
-
         rules = self.rules(url)
         if rules.allow_all:
             return True
@@ -66,8 +68,6 @@ class Robots:
         return rules.delay if rules else 0.0
 
     def _load(self, site: str) -> SiteRules:
-        from pipeline.ingest.web import FetchError, Refused, ROBOTS_TOKEN
-
         try:
             # a longer robots.txt is read up to the limit (RFC 9309 2.5: at least 500 KiB
             # parsed), never refused, nor blamed on the page

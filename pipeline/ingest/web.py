@@ -40,12 +40,14 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from pipeline.ingest.errors import FetchError, Refused
+from pipeline.ingest.feeds import is_feed, parse_feed
 from pipeline.ingest.limits import current as current_limits, size
 from pipeline.ingest.meta import date_from_path
+from pipeline.ingest.robots import ROBOTS_TOKEN, Robots
 from pipeline.ingest.sniff import binary_kind, sniff
 from pipeline.ingest.walk import DOCUMENT, ERROR, UNCHANGED, Found
 
-ROBOTS_TOKEN = "claims"
 _ADDRESS = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 REDIRECTS = (301, 302, 303, 307, 308)
 RETRY_STATUSES = (429, 500, 502, 503, 504)
@@ -90,18 +92,6 @@ class WebOptions:
         """Seconds one HTTP exchange may take in all, connection, headers and body (a
         server dripping its headers or body a byte at a time never hits a read timeout)."""
         return 4 * self.timeout
-
-
-class FetchError(Exception):
-    """An address that cannot become a document; ``str(exc)`` is the one-line reason."""
-
-    def __init__(self, reason: str, status: int | None = None) -> None:
-        super().__init__(" ".join(reason.split()))
-        self.status = status
-
-
-class Refused(FetchError):
-    """The address (or where it resolves or redirects) is not allowed."""
 
 
 # --- addresses ----------------------------------------------------------------------------
@@ -314,7 +304,6 @@ class Fetcher:
         import httpcore
         import httpx
 
-        from pipeline.ingest.robots import Robots
 
         self.options = options or WebOptions()
         self.sleep = sleep
@@ -712,7 +701,6 @@ class WebSource:
         return Found(self.tmpdir, self.tmpdir, redact(address), ERROR, reason)
 
     def _address(self, address: str, feed: dict | None) -> Iterator[Found]:
-        from pipeline.ingest.feeds import is_feed, parse_feed
 
         try:
             url = check_address(address)

@@ -1,4 +1,4 @@
--- Secondary claims that no primary claim supports or restates (CLAIMS.md §3), with their
+-- Secondary claims that no primary claim supports or restates (docs/claims-model.md §3), with their
 -- document's display path, title, publisher, role, date and URL.
 CREATE OR REPLACE VIEW unsourced_claims AS
 SELECT
