@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pipeline.graph import build_graph, claim_story, write_graph
 from pipeline.model import Claim, Link
-from pipeline.report.record import DocInfo, Record
+from pipeline.record import DocInfo, Record
 
 
 def synthetic(n: int, seed: int = 20) -> Record:

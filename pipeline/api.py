@@ -253,7 +253,7 @@ class Warehouse:
         supports or contradicts it. ``claim_id`` may be a unique prefix of an id;
         LookupError (``pipeline.trace.TraceError``) when no claim or several match.
         ``pipeline.trace.format_trace`` gives the command's text, ``to_dict()`` its JSON."""
-        from pipeline.report.record import open_record
+        from pipeline.record import open_record
         from pipeline.trace import trace
 
         return trace(claim_id, open_record(str(self.path)))

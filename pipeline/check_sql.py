@@ -54,9 +54,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from pipeline.link.measure import param_kind
-from pipeline.check import _point_matches, name_pattern
-from pipeline.check import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
+from pipeline.checker import _point_matches, name_pattern
+from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
@@ -65,8 +64,8 @@ from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation
                                 same_setting, model_key, norm, scope_key,
                                 token_kind_key)
 from pipeline.model import Claim
-from pipeline.report.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
-from pipeline.report.words import hw_key
+from pipeline.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
+from pipeline.words import hw_key
 from pipeline.store import CLAIM_COLUMNS, Store
 
 _PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS)
@@ -1073,16 +1072,16 @@ class SqlChecker(Checker):
 def _query_ok(q: Query) -> bool:
     """Can SQL choose this claim's candidates? Comparisons (ratios and percents, judged on
     baseline, direction and measured quantity), "up to" claims (a best case, judged by
-    the highest figure), achieved compute and bandwidth, and counts of a kind of
-    parameters are compared in Python over their family: the rule stays in one
+    the highest figure), achieved compute and bandwidth, and parameter counts (total unless
+    another kind is stated) are compared in Python over their family: the rule stays in one
     place (``Checker.compare`` and ``link.keys.comparison_differs``), not restated here."""
     f = q.figure
     if f is None:
         return True
     if f.family in COMPARED_FAMILIES or q.peak:
         return False
-    if f.family in ACHIEVED_FAMILIES or (f.family == "parameters" and param_kind(f)):
-        return False
+    if f.family in ACHIEVED_FAMILIES or f.family == "parameters":
+        return False     # a count's kind (total unless stated) is read from its words
     if states_settings(f) or f.technique:
         return False
     if not _finite_figure(_full_fig(f)):

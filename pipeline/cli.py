@@ -601,7 +601,7 @@ def _export_graph(db, fmt: "ExportFormat", output: Path | None, cluster: str | N
                   model: str | None, claim: str | None) -> None:
     """`claims export graph`: one cluster, one model or one claim's story (docs/graph.md)."""
     from pipeline.graph import GraphError, build_graph, select_claim, select_cluster, select_model
-    from pipeline.report.record import open_record
+    from pipeline.record import open_record
 
     if fmt not in GRAPH_FORMATS:
         raise UserError(f"a graph is written as graphml, gexf or json, not {fmt.value}")
@@ -677,7 +677,7 @@ def report_cmd(
 ) -> None:
     """Write report.html (one self-contained file) and report.md."""
     from pipeline.report import write_report
-    from pipeline.report.record import open_record
+    from pipeline.record import open_record
 
     _State.debug = _State.debug or debug
     if output.exists() and not output.is_dir():
@@ -705,7 +705,7 @@ def trace_cmd(
     debug: bool = DebugOption,
 ) -> None:
     """One figure's chain: where it appears, whom it cites, what supports or contradicts it."""
-    from pipeline.report.record import open_record
+    from pipeline.record import open_record
     from pipeline.trace import TraceError, format_trace, trace
 
     _State.debug = _State.debug or debug

@@ -1,6 +1,6 @@
 """The graph of a figure's story: documents, claims and their relations, dated (issue 20).
 
-Built from a loaded record (``pipeline.report.record.Record``) for a *selection*, never
+Built from a loaded record (``pipeline.record.Record``) for a *selection*, never
 for the whole warehouse: one claim (its cluster, and with ``context`` the other figures
 of its document and their clusters), one cluster, or the claims on one model with their
 clusters. ``MAX_CLAIMS`` bounds a selection.
@@ -119,7 +119,7 @@ def select_model(record, model: str) -> set[str]:
 # --- the graph ----------------------------------------------------------------------------
 
 def _claim_attrs(c: Claim, d) -> dict[str, Any]:
-    from pipeline.report.words import conditions
+    from pipeline.words import conditions
 
     return {
         "kind": "claim", "label": c.surface, "surface": c.surface, "value": c.value,

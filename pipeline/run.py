@@ -89,6 +89,7 @@ class Outcome:
     reason: str = ""
     n_claims: int = 0
     trace: str = ""           # traceback text for unexpected failures (shown with --debug)
+    source: str | None = None  # where it was read (Found.source): ingest_errors' key
 
 
 @dataclass
@@ -273,7 +274,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
     try:
         for job, (stored, reason, trace) in pool.results(run.jobs(found)):
             if stored is None:
-                run.fail(Outcome(job.found.rel, "error", reason, trace=trace), job.doc_id)
+                run.fail(Outcome(job.found.rel, "error", reason, trace=trace, source=job.found.source), job.doc_id)
             else:
                 if source is not None:
                     source.finish(stored.doc)
@@ -321,15 +322,15 @@ class _Ingest:
                 if problems:
                     reason = f"{len(problems)} problem(s): " + "; ".join(problems)
                     self.summary.errors += 1
-                    self.summary.keep(Outcome(f.rel, "error", reason))
-                    self.errors.append(Outcome(f.rel, "error", reason))
+                    self.summary.keep(Outcome(f.rel, "error", reason, source=f.source))
+                    self.errors.append(Outcome(f.rel, "error", reason, source=f.source))
                 continue
             self.summary.files += 1
             if f.kind == UNSUPPORTED:
                 self.summary.add(Outcome(f.rel, "unsupported"))
                 self.tick(1, f.rel)
             elif f.kind == ERROR:      # the walk's: a link not followed, a folder unreadable
-                self.fail(Outcome(f.rel, "error", f.reason))
+                self.fail(Outcome(f.rel, "error", f.reason, source=f.source))
             elif f.kind == UNCHANGED:  # a web page the server reports unchanged (HTTP 304)
                 self.summary.add(Outcome(f.rel, "skipped"))
                 self.tick(1, f.rel)
@@ -348,7 +349,7 @@ class _Ingest:
             try:
                 data = read_bytes(f.path)
             except IngestError as exc:
-                self.fail(Outcome(f.rel, "error", str(exc)))
+                self.fail(Outcome(f.rel, "error", str(exc), source=f.source))
                 continue
             overrides, _ = overrides_for(f.path, f.root)
             doc_id = content_id(data)
@@ -410,7 +411,7 @@ class _Ingest:
         """Hand the buffered files and errors to the writer thread, as one transaction,
         once the batch before them is written: the workers go on parsing meanwhile (DuckDB
         lets go of the GIL while it writes)."""
-        items, errors = self.items, [(o.path, o.reason) for o in self.errors]
+        items, errors = self.items, [(o.path, o.reason, o.source) for o in self.errors]
         self.items, self.errors, self.chars, self.since = [], [], 0, None
         self._collect()
         # a source whose document is still at a worker waits for a later batch
@@ -513,7 +514,7 @@ def _write_batch(store: Store, items: list[Stored], errors: list[tuple[str, str]
                 reason = f"not stored: {type(exc).__name__}: {msg}"
                 actions.append(None)
                 failures.append((s.doc.path, reason, traceback.format_exc()))
-                errors.append((s.doc.path, reason))
+                errors.append((s.doc.path, reason, s.location))
         store.write_many([], errors=errors, locations=located)
         return actions, failures
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.model import Claim, Link
-from pipeline.report.record import DocInfo, Record
-from pipeline.report.words import cite, describe, fmt_number, scope_words
+from pipeline.record import DocInfo, Record
+from pipeline.words import cite, describe, fmt_number, scope_words
 
 
 class TraceError(LookupError):

@@ -228,7 +228,7 @@ from pipeline.check import Checker, Query, check_loaded, query_from_claim
 from pipeline.check_sql import _Ctx, SqlChecker, check_query
 from pipeline.link.consistency import Figure
 from pipeline.model import Claim, Document
-from pipeline.report.record import Record
+from pipeline.record import Record
 from pipeline.store import Store
 
 MODELS = ["Llama 3.1 405B", "Meta's Llama 3.1 405B", "llama-3.1-405b", "Llama 3.1 405B Instruct",

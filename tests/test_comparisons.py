@@ -185,7 +185,7 @@ BOUNDS = [("headlines.jsonl", 1, 0.78),      # 163/206
 
 def test_stored_figure_is_never_unsourced_and_supported(tmp_path, run_cli):
     from pipeline.check import Checker, judge_stored
-    from pipeline.report.record import Record
+    from pipeline.record import Record
     from pipeline.store import Store
 
     (tmp_path / "primary.md").write_text(

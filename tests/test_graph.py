@@ -16,7 +16,7 @@ import pytest
 from pipeline.graph import (GraphError, build_graph, claim_node, claim_story, propagation_of,
                             select_claim, select_cluster, select_model, write_graph)
 from pipeline.model import Claim, Link
-from pipeline.report.record import DocInfo, Record, open_record
+from pipeline.record import DocInfo, Record, open_record
 from pipeline.trace import format_trace, trace
 from claimdb import claim_id as cid
 

@@ -57,3 +57,17 @@ def test_without_a_source_the_display_path_stands_for_it(store):
     assert store.write(_doc("c1", "c.md"), [], "fp", source="/w/c.md") == "new"
     assert _errors(store) == []
 
+
+
+def test_two_folders_readme_errors_through_the_cli(tmp_path, run_cli):
+    """Through the real CLI: a README.md that fails in one folder keeps its error when
+    another folder's README.md is stored, and the error names its source."""
+    for name, body in (("alpha", b"\x00" * 4000), ("beta", b"# Beta\n\nIt serves 900 tokens/s per GPU.\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "README.md").write_bytes(body)
+    db = tmp_path / "w.duckdb"
+    run_cli("ingest", str(tmp_path / "alpha"), "--db", str(db), "-q", cwd=tmp_path)
+    run_cli("ingest", str(tmp_path / "beta"), "--db", str(db), "-q", cwd=tmp_path, check=True)
+    with Store.open(db, read_only=True) as store:
+        rows = store.query("SELECT source, path FROM ingest_errors")[1]
+    assert rows == [(str((tmp_path / "alpha" / "README.md").resolve()), "README.md")]

@@ -9,7 +9,7 @@ import duckdb
 import pytest
 
 from pipeline.report import write_report
-from pipeline.report.record import open_record
+from pipeline.record import open_record
 
 REPO = Path(__file__).resolve().parents[1]
 # Figures seed 000 says the coverage carries and no document contains.

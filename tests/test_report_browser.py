@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.report import write_report
-from pipeline.report.record import open_record
+from pipeline.record import open_record
 
 REPO = Path(__file__).resolve().parents[1]
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

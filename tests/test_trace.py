@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.report.record import open_record
+from pipeline.record import open_record
 from pipeline.trace import TraceError, format_trace, trace
 from claimdb import claim_id
 

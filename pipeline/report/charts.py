@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from pipeline.link.keys import hardware_text
 from pipeline.model import Claim
-from pipeline.report.record import Record
-from pipeline.report.words import fmt_number, hw_key
+from pipeline.record import Record
+from pipeline.words import fmt_number, hw_key
 
 MAX_BARS = 24
 MAX_LABELS = 14

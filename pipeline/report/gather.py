@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pipeline.check import Checker, Verdict, judge_stored
 from pipeline.link.keys import hardware_text
 from pipeline.model import Claim, Link
-from pipeline.report.record import DocInfo, Record
-from pipeline.report.words import FAMILY_NOUNS, SCOPE_NOUNS, fmt_number, hw_key, scope_words
+from pipeline.record import DocInfo, Record
+from pipeline.words import FAMILY_NOUNS, SCOPE_NOUNS, fmt_number, hw_key, scope_words
 
 VERDICT_ORDER = ("contradicted", "ambiguous", "unproven", "supported")
 

@@ -6,7 +6,7 @@ from importlib.resources import files
 from string import Template
 
 from pipeline.report.gather import Fig, ReportData, scope_label
-from pipeline.report.words import describe, safe_url, trimmed_quote
+from pipeline.words import describe, safe_url, trimmed_quote
 
 VERDICT_CLASS = {"supported": "v-supported", "contradicted": "v-contradicted",
                  "unproven": "v-unproven", "ambiguous": "v-ambiguous"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from pipeline.report.gather import Fig, ReportData, scope_label
-from pipeline.report.words import describe, safe_url, trimmed_quote
+from pipeline.words import describe, safe_url, trimmed_quote
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 

@@ -1,0 +1,952 @@
+"""A claim in plain words -> a verdict with evidence (docs/claims-model.md §4).
+
+The sentence is read by the same extractor that reads documents, so "topped 1,000 tokens a
+second per user" becomes a figure with comparator, unit, family, scope and whatever
+subject and conditions the words name. A parameter-size figure beside it ("on models above
+700B parameters") becomes a condition on the model's size, met by a primary claim's
+``model_params`` or by a parameters claim on the same model.
+
+Each primary figure of the same family is then compared with the claim, condition by
+condition (model, hardware, engine, concurrency and the other settings the claim states,
+statistic, phase and token kind, model size, money label, parameter kind, and for a
+comparison its baseline, direction and measured quantity) and by value, with the link
+stage's rounding- and comparator-aware consistency:
+
+* ``supported``: a primary figure states every condition the claim states and its value
+  meets the claim. A claim with no subject is met by any such figure; "up to N" is met
+  only by a figure that reaches N.
+* ``contradicted``: primary figures on exactly that quantity rule the claim out: the same
+  comparison going the other way; for "up to N" the best figure below N; a higher figure
+  against a ceiling; a bound below a floor ("up to 376" against "tops 500"), or operating
+  points below it when the claim fixes the hardware and they pin one value; for a point
+  claim, matching figures that agree among themselves and not with it.
+* ``unproven``: nothing meets it. The answer names the best figure the record has, and the
+  best one under the claim's conditions.
+* ``ambiguous``: the claim states no denominator. When a primary figure on the same subject
+  has the same value, it settles the denominator and the verdict follows that figure.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
+from pipeline.link.consistency import Figure, consistent
+from pipeline.link.measure import param_kind
+from pipeline.link.keys import (COMPARED_FAMILIES, basis_key, comparison_differs, engine_key, hardware_relation,
+                                model_key, norm, same_setting,
+                                scope_key, token_kind_key)
+from pipeline.model import Claim, Document
+from pipeline.record import Record
+from pipeline.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, comparison_text,
+                                   conditions, describe,
+                                   figure_text, fmt_number, money_label,
+                                   value_words, hw_key,
+                                   params_text, price_basis, scope_words)
+
+VERDICTS = ("supported", "contradicted", "unproven", "ambiguous")
+SCOPED_FAMILIES = frozenset({"token_throughput", "request_throughput"})
+COUNT_FAMILIES = frozenset({"token_throughput", "request_throughput", "tokens", "parameters"})
+UPPER = frozenset({"<", "<="})
+LOWER = frozenset({">", ">="})
+PEAK_STATS = frozenset({"peak", "max", "maximum"})
+ACHIEVED_FAMILIES = frozenset({"compute", "bandwidth"})   # a device's peak, or a result
+MISMATCH_MIN_VALUE = 10.0
+MAX_EVIDENCE = 10
+RELATION_ORDER = ("supports", "contradicts", "partial", "label_mismatch", "mismatch", "context")
+
+_SIZE_AFTER = re.compile(r"^\s*\+?\s*(?:-?\s*param(?:eter)?s?\b|(?:[\w-]+\s+)?(?:models?|LLMs?)\b)",
+                         re.I)
+_SIZE_CMP = (
+    (">", re.compile(r"\b(?:above|over|more\s+than|larger\s+than|bigger\s+than|greater\s+than|"
+                     r"exceeding|beyond|upwards\s+of|north\s+of)\s*$", re.I)),
+    (">=", re.compile(r"\b(?:at\s+least|no\s+(?:less|fewer|smaller)\s+than|minimum\s+of)\s*$", re.I)),
+    ("<", re.compile(r"\b(?:below|under|less\s+than|fewer\s+than|smaller\s+than)\s*$", re.I)),
+    ("<=", re.compile(r"\b(?:at\s+most|up\s+to|no\s+more\s+than|no\s+larger\s+than)\s*$", re.I)),
+)
+
+
+# --- results ------------------------------------------------------------------------------
+
+@dataclass
+class Evidence:
+    """One primary figure and how it bears on the claim; traceable to path, span and page."""
+
+    id: str
+    doc_path: str
+    page: int | None
+    surface: str
+    value: float
+    unit: str
+    scope: str | None
+    relation: str       # supports | contradicts | partial | label_mismatch | mismatch | context
+    start: int = 0
+    end: int = 0
+    source: str = ""
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "doc_path": self.doc_path, "page": self.page,
+                "surface": self.surface, "value": self.value, "unit": self.unit,
+                "scope": self.scope, "relation": self.relation, "start": self.start,
+                "end": self.end, "source": self.source, "detail": self.detail}
+
+
+@dataclass
+class Query:
+    """The claim as read: its main figure, a model-size condition, a money label."""
+
+    text: str
+    figure: Claim | None
+    size: Figure | None = None
+    size_text: str = ""
+    label: str | None = None
+    negated: bool = False
+    others: list[Claim] = field(default_factory=list)
+    settled_scope: str | None = None   # denominator taken from a primary figure
+    peak: bool = False                  # "up to N": claims a best case of N (docs/claims-model.md §4)
+    subject_text: str | None = None     # a leading name the vocabularies do not know
+
+    def reading(self) -> str:
+        """The claim as the checker understood it, in plain words."""
+        if self.figure is None:
+            return "no figure"
+        f = self.figure
+        cmp = "up to" if self.peak else COMPARATOR_WORDS.get(f.comparator or "=", "")
+        head = f"{cmp} {value_words(f)}{comparison_text(f)}".strip()
+        if f.family == "money" and f.per_basis:
+            head += f" per {f.per_basis}"
+        elif f.scope and f.scope != "unspecified":
+            head += " " + scope_words(f.scope)
+        elif f.family in SCOPED_FAMILIES:
+            head += " (no denominator stated)"
+        parts = [head]
+        if self.label:
+            parts.append(f"as {self.label}")
+        conds = conditions(f)
+        if self.size is not None:
+            conds.append("on " + size_condition(self.size))
+        if conds:
+            parts.append("(" + ", ".join(conds) + ")")
+        return " ".join(parts)
+
+
+@dataclass
+class Verdict:
+    verdict: str
+    explanation: str
+    evidence: list[Evidence] = field(default_factory=list)
+    query: Query | None = None
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "explanation": self.explanation,
+                "evidence": [e.to_dict() for e in self.evidence],
+                "reading": self.query.reading() if self.query else ""}
+
+
+# --- reading the claim --------------------------------------------------------------------
+
+def _size_comparator(text: str, c: Claim) -> str:
+    if c.comparator and c.comparator != "=":
+        return c.comparator
+    after = text[c.end:c.end + 2]
+    if after.startswith("+"):
+        return ">="
+    before = text[max(0, c.start - 30):c.start]
+    for cmp, rx in _SIZE_CMP:
+        if rx.search(before):
+            return cmp
+    return "="
+
+
+def _is_size(text: str, c: Claim) -> bool:
+    """A model-size figure: '552B parameters', '700B+ models', '400-billion-parameter'."""
+    if c.family == "parameters":
+        return True
+    if c.family == "tokens" and c.value >= 1e9 and "token" not in (c.unit_text or "").lower():
+        return bool(_SIZE_AFTER.match(text[c.end:]))
+    return False
+
+
+def read_claim(text: str) -> Query:
+    """Read a plain-words claim with the document extractor."""
+    from pipeline.extract import extract_claims
+
+    text = " ".join(text.split())
+    doc = Document(id="query", path="<claim>", format="text", text=text)
+    figures = sorted(extract_claims(doc), key=lambda c: c.start)
+    sizes = [c for c in figures if _is_size(text, c)]
+    main = [c for c in figures if c not in sizes]
+    if not main and sizes:
+        main, sizes = sizes[:1], sizes[1:]
+    if not main:
+        return Query(text=text, figure=None)
+    fig = main[0]
+    # In a document "reaches 575" reports where a measurement landed; a headline to check,
+    # "X reached 200 tokens/s", claims a threshold was passed.
+    if fig.comparator == "=" and REACH_RE.search(text, max(0, fig.start - 40), fig.start) \
+            and _threshold_like(fig):
+        fig.comparator = ">="
+    q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated",
+              peak=fig.comparator in UPPER and bool(PEAK_LEAD_RE.search(text, max(0, fig.start - 40),
+                                                                          fig.start)))
+    if sizes:
+        s = sizes[0]
+        q.size = Figure(s.value, s.low, s.high, _size_comparator(text, s), s.precision)
+        q.size_text = s.surface
+    if fig.family == "money":
+        q.label = money_label(text, fig.start)
+    q.subject_text = _unknown_subject(text, fig.start)
+    return q
+
+
+def _threshold_like(c: Claim) -> bool:
+    """"Reached 1,000 tokens a second" passes a threshold; "reaches 31.65 ms" or "reaches
+    6,580 tokens/s" reports where a measurement landed: only a round number (at most two
+    significant digits) of a quantity where more is better is a threshold."""
+    if c.family in ("latency", "money", "memory", "parameters"):
+        return False
+    digits = re.sub(r"[^0-9]", "", f"{c.value:.6g}".split("e")[0]).strip("0")
+    return len(digits) <= 2
+
+
+_LEAD_NAME_RE = re.compile(r"(?:The\s+|A\s+|An\s+)?([A-Z][\w.+-]*[\w+](?:'s|’s)?|\d[A-Z][\w.+-]*(?:'s|’s)?)")
+_NOT_NAMES = frozenset("""a an the this that these those our their its it we they some someone
+    one no new every each all any most many gpu gpus llm llms cpu per at on in for with by from
+    using running serving""".split())
+
+
+@lru_cache(maxsize=1)
+def _owners() -> frozenset[str]:
+    from pipeline.vocab.loader import load_raw
+    return frozenset(n.lower() for n in load_raw("owners")["names"])
+
+
+def _unknown_subject(text: str, fig_start: int) -> str | None:
+    """The headline's leading name when no vocabulary knows it ("DistServe delivers ..."):
+    a figure can only support the headline where that name appears (its sentence, its
+    document's title, publisher or path), or a figure on another system would confirm a
+    claim about this one. A possessive owner ("NVIDIA's TensorRT-LLM") is not the subject."""
+    from pipeline.extract.masks import find_names
+    from pipeline.vocab.loader import load
+
+    m = _LEAD_NAME_RE.match(text)
+    if m is None or m.start(1) >= fig_start:
+        return None
+    name = m.group(1)
+    two = " ".join(text[m.start(1):].split()[:2]).lower()
+    two = two[:-2] if two.endswith(("'s", "’s")) else two
+    names = find_names(text, load())
+    if name.endswith(("'s", "’s")) and name[:-2].lower() in _owners():
+        # "NVIDIA's TensorRT-LLM" names its subject; "DeepSeek's V3/R1 service" names only
+        # whose product it is, so the figure must be that owner's
+        named = any(m.end(1) <= n.start < fig_start for n in names)
+        return None if named else name[:-2]
+    if (name.endswith(("'s", "’s")) or name.lower() in _NOT_NAMES or name.lower() in _owners()
+            or two in _owners()):      # "Hugging Face says ..."
+        return None
+    if any(n.start < m.end(1) and n.end > m.start(1) for n in names):
+        return None
+    return name
+
+
+def name_pattern(name: str) -> str:
+    """The regular expression (Python's and DuckDB's alike) that finds ``name`` as a whole
+    name in text folded by ``fold_name``: "Model-12" is in "Model 12 reached", not in
+    "Model-1249"."""
+    key = re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", fold_name(name))
+    return f"(^|[^a-z0-9]){key}([^a-z0-9]|$)"
+
+
+def fold_name(text: str) -> str:
+    """Lower case, runs of space, hyphen and underscore as one space."""
+    return re.sub(r"[\s_-]+", " ", text.lower())
+
+
+def _names_in(name: str, *places: str | None) -> bool:
+    rx = re.compile(name_pattern(name))
+    return any(p and rx.search(fold_name(p)) for p in places)
+
+
+def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
+    """A stored claim as a query (the report checks every secondary figure this way)."""
+    sentence = sentence if sentence is not None else (c.sentence or "")
+    at = c.start - c.sentence_start if c.sentence_start is not None else None
+    label = money_label(sentence, at) if c.family == "money" else None
+    # "up to 3.8x" in a document is a best case, read as in a headline
+    peak = (c.comparator in UPPER and at is not None and 0 <= at <= len(sentence)
+            and bool(PEAK_LEAD_RE.search(sentence, max(0, at - 40), at)))
+    return Query(text=sentence or c.surface, figure=c, label=label,
+                 negated=c.stance == "negated", peak=peak)
+
+
+def judge_stored(checker: "Checker", c: Claim) -> Verdict:
+    """The verdict on a stored secondary figure, for the report and ``trace``: the checker's,
+    held to the link stage's judgement (docs/claims-model.md §3-4), so a figure is never
+    both ``unsourced`` and ``supported``. The checker may find a primary figure that meets
+    the number under looser conditions (a figure with no subject is "existential" as a
+    headline, not as a figure in someone's article); without a supports/restates link to a
+    primary figure, that is context, and the verdict is ``unproven``."""
+    record = checker.record
+    v = checker.check(query_from_claim(c, "".join(record.quote(c))))
+    if v.verdict == "supported" and "unsourced" in record.findings_of(c.id):
+        for e in v.evidence:
+            if e.relation == "supports":
+                e.relation, e.detail = "partial", "meets the number, but is not linked to it " \
+                    "as the same quantity"
+        v.verdict = "unproven"
+        v.explanation = ("Unsourced: no primary figure is linked to it as the same quantity. "
+                         "The nearest: " + v.explanation)
+    return v
+
+
+# --- comparing one primary figure with the claim ------------------------------------------
+
+@dataclass
+class _Cmp:
+    claim: Claim
+    size: float | None
+    open: list[str]        # conditions the claim states and the figure leaves open
+    differs: list[str]     # conditions stated differently
+    scope: str             # same | open | differs | free
+    meets: bool            # the figure's own value meets the claim
+    refutes: bool          # the figure rules the claim out
+    label: str | None = None
+    reversed: bool = False  # a comparison on the same things that goes the other way
+
+    @property
+    def exact(self) -> bool:
+        return (not self.open and not self.differs and self.scope in ("same", "free")
+                and not self.reversed)
+
+
+def _witness(c: Claim) -> Figure:
+    """What a figure shows was reached: '>= 826' shows 826, 'up to 376' shows 376."""
+    cmp = "~" if c.comparator == "~" else "="
+    return Figure(c.value, c.low, c.high, cmp, c.precision)
+
+
+def _full(c: Claim) -> Figure:
+    return Figure(c.value, c.low, c.high, c.comparator or "=", c.precision)
+
+
+def _is_bound(c: Claim) -> bool:
+    return (c.comparator in UPPER) or (norm(c.statistic) in PEAK_STATS)
+
+
+def _model_match(q: str, p: str) -> bool:
+    return p == q or p.startswith(q + " ")
+
+
+def _unit_key(c: Claim) -> str:
+    u = norm(c.unit) or ""
+    if c.family == "money":
+        b = basis_key(c.per_basis)
+        if b:
+            u += "/" + b
+    return u
+
+
+class Checker:
+    """Compares claims against the primary figures of one record."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.primaries = sorted(record.primary_claims(),
+                                key=lambda c: (record.doc(c).order_key(), c.start))
+        self._labels: dict[str, str | None] = {}
+
+    # --- one pair --------------------------------------------------------------------
+    def label_of(self, c: Claim) -> str | None:
+        if c.id not in self._labels:
+            q = self.record.quote(c)
+            self._labels[c.id] = money_label("".join(q), len(q[0]))
+        return self._labels[c.id]
+
+    def compare(self, q: Query, p: Claim) -> _Cmp:
+        f = q.figure
+        assert f is not None
+        opened: list[str] = []
+        differs: list[str] = []
+
+        def cond(name: str, qv, pv, match=lambda a, b: a == b, soft: bool = False) -> None:
+            if qv is None:
+                return
+            if pv is None:
+                opened.append(name)
+            elif not match(qv, pv):
+                (opened if soft else differs).append(name)
+
+        # A subject carried from a paragraph, section or title (``inherited``) is a guess:
+        # where it disagrees, the condition is open rather than different.
+        soft = bool(f.inherited or p.inherited)
+        cond("model", model_key(f.model), model_key(p.model), _model_match, soft)
+        hw = hardware_relation(hw_key(f), hw_key(p))
+        if hw == "open":
+            opened.append("hardware")
+        elif hw == "bad":
+            (opened if soft else differs).append("hardware")
+        cond("engine", engine_key(f.engine), engine_key(p.engine))
+        # a figure on a technique ("lookahead decoding") is only met by a figure on it: named
+        # in its sentence, or in its document's title (a post about that technique)
+        qt, pt = norm(f.technique), norm(p.technique)
+        if qt and qt != pt:
+            d = self.record.doc(p)
+            if pt is not None or not _names_in(f.technique, d.title, d.path):
+                opened.append("technique")
+        if q.subject_text:
+            d = self.record.doc(p)
+            if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path):
+                opened.append(q.subject_text)
+        cond("concurrency", f.concurrency, p.concurrency, same_setting)
+        cond("statistic", norm(f.statistic), norm(p.statistic))
+        # workload settings that change the number, where the claim states them
+        for name, a, b in (("input length", f.isl, p.isl), ("output length", f.osl, p.osl),
+                           ("batch size", f.batch_size, p.batch_size),
+                           ("offered load", f.offered_load, p.offered_load)):
+            cond(name, a, b, same_setting)
+        cond("parallelism", norm(f.parallelism), norm(p.parallelism))
+        cond("precision", norm(f.dtype), norm(p.dtype))
+        for name, a, b in (("phase", norm(f.phase), norm(p.phase)),
+                           ("token kind", token_kind_key(f), token_kind_key(p))):
+            if a and b and a != b:
+                differs.append(name)
+        if f.family == "latency" and norm(f.phase) and not norm(p.phase):
+            # a time to first token is not shown by a latency that says not which one
+            opened.append("phase")
+        if f.family == "parameters":
+            # "activates 236B" is not met by "236B total"; an unqualified count is total
+            # an unqualified count is total, in the claim ("a 37-billion-parameter model")
+            # as in the figure
+            qk, pk = param_kind(f) or "total", param_kind(p)
+            if qk != (pk or "total"):
+                (differs if pk is not None else opened).append("parameter kind")
+        if f.family in ACHIEVED_FAMILIES and (f.technique or f.engine or f.model) \
+                and not (p.technique or p.engine or p.model):
+            # a kernel's or engine's result is not met by the device's own peak
+            opened.append("whose result it is")
+        label = self.label_of(p) if f.family == "money" else None
+        cond("label", q.label, label)
+        # a comparison: what it is compared against, what it measures, which way it goes
+        reversed_ = False
+        if f.family in COMPARED_FAMILIES and f.measures is None and p.measures is None:
+            # neither says what the ratio is of ("lifts cache hit rates 1.9x" against a
+            # bare "2x"): nothing shows they measure the same thing
+            opened.append("measured quantity")
+        for name, how in comparison_differs(f, p):
+            if how == "open":
+                opened.append(name)
+            elif how == "reversed":
+                reversed_ = True
+            elif how == "unstated":
+                differs.append(f"{name} (the claim states none)")
+            else:
+                differs.append(name)
+        size = None
+        ps = self.record.params_of(p)
+        if ps is not None:
+            size = ps[0]
+        if q.size is not None:
+            if size is None:
+                opened.append("model size")
+            elif not consistent(q.size, Figure(size, precision=_size_precision(ps))):
+                differs.append("model size")
+        qs, pscope = scope_key(f.scope), scope_key(p.scope)
+        if qs is None:
+            scope = "free"
+        elif pscope is None:
+            scope = "open" if f.family in SCOPED_FAMILIES else "free"
+        else:
+            scope = "same" if qs == pscope else "differs"
+        if q.peak:
+            # "up to N" is met by a figure that reaches N at the claim's precision; a lower
+            # figure does not meet it and, as the best on the quantity, refutes it
+            meets = _reaches(f, p)
+            refutes = not meets
+        else:
+            meets = consistent(_full(f), _witness(p))
+            if meets and (f.comparator or "=") == "=" and _witness(p).p > _full(f).p * 1.000001:
+                # "2.3x" is not shown by a record that says "2x" or "more than 2x": it is
+                # rounded more coarsely than the claim
+                meets = False
+            refutes = not consistent(_full(f), _full(p))
+        return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
+
+    # --- the verdict -------------------------------------------------------------------
+    def check(self, q: Query) -> Verdict:
+        f = q.figure
+        if f is None:
+            return Verdict("ambiguous", "No figure found in the claim: nothing to check.",
+                           [], q)
+        if q.negated:
+            positive = replace(q, negated=False, figure=replace(f, stance="asserted"))
+            v = self._check(positive)
+            flip = {"supported": "contradicted", "contradicted": "supported"}
+            if v.verdict in flip:
+                v.verdict = flip[v.verdict]
+                v.explanation = "The claim denies such a figure. " + v.explanation
+            elif v.verdict == "unproven":
+                v.explanation += (" That agrees with the denial, but no primary document"
+                                  " states it.")
+            v.query = q
+            return v
+        return self._check(q)
+
+    def _candidates(self, f: Claim) -> list[Claim]:
+        uk = _unit_key(f)
+        return [p for p in self.primaries if p.family == f.family and _unit_key(p) == uk]
+
+    def _check(self, q: Query) -> Verdict:
+        f = q.figure
+        assert f is not None
+        if f.family in SCOPED_FAMILIES and scope_key(f.scope) is None:
+            return self._unscoped(q)
+        cmps = [self.compare(q, p) for p in self._candidates(f)]
+        ev: list[tuple[str, _Cmp, str]] = []
+        supports = [c for c in cmps if c.exact and c.meets]
+        for c in supports:
+            ev.append(("supports", c, "meets the claim"))
+        contra = self._contradicting(q, [c for c in cmps if c.exact])
+        if not supports and not contra:
+            # the same comparison, measured, going the other way: "2x slower than vLLM"
+            # against a primary "2x faster than vLLM"
+            contra = [c for c in cmps if c.reversed and not c.open and not c.differs
+                      and c.scope in ("same", "free")]
+        if not supports:
+            for c in contra:
+                ev.append(("contradicts", c, "rules the claim out"))
+        near = self._near(q, cmps)
+        ev += near
+        if supports:
+            verdict, text = "supported", self._supported_text(q, supports)
+        elif contra:
+            verdict, text = "contradicted", self._contradicted_text(q, contra)
+        else:
+            verdict = "unproven"
+            text, ctx = self._unproven_text(q, cmps, near)
+            ev += ctx
+        return Verdict(verdict, text, self._evidence(ev), q)
+
+    def _contradicting(self, q: Query, exact: list[_Cmp]) -> list[_Cmp]:
+        f = q.figure
+        if any(c.meets for c in exact):
+            return []
+        refuting = [c for c in exact if c.refutes]
+        if not refuting:
+            return []
+        # "Some system reached X" (no model, hardware, engine or baseline) is existential:
+        # a bound on one system's figure does not refute it.
+        if not names_subject(f):
+            return []
+        if q.peak:
+            # "up to N": the best figure on exactly this quantity is below N beyond rounding
+            return refuting
+        if f.comparator in UPPER:
+            return refuting
+        if f.comparator in LOWER:
+            # a bound below a floor ("up to 376" against "tops 500") rules it out. Operating
+            # points below it do so only when the claim fixes the configuration (hardware)
+            # and they pin one value: "Qwen3-32B tops 150 per user" is not refuted by 140 on
+            # one setup, "on four B300 GPUs reached 1,239" is by the 826 measured there
+            bounds = [c for c in refuting if _is_bound(c.claim)]
+            if bounds:
+                return bounds
+            if f.accelerator is None and f.hardware is None:
+                return []
+        # The matching figures must pin one value (agree among themselves); figures that
+        # vary with conditions the claim leaves open refute nothing.
+        figs = [_full(c.claim) for c in exact]
+        if all(consistent(a, b) for a in figs for b in figs):
+            return refuting
+        return []
+
+    def _near(self, q: Query, cmps: list[_Cmp]) -> list[tuple[str, _Cmp, str]]:
+        """Figures with the claim's number that differ in what they measure."""
+        out: list[tuple[str, _Cmp, str]] = []
+        for c in cmps:
+            got = self._near_one(q, c)
+            if got is not None:
+                out.append((got[0], c, got[1]))
+        return out + self._cross_family(q.figure)
+
+    def _near_one(self, q: Query, c: _Cmp) -> tuple[str, str] | None:
+        """(relation, detail) of one figure near the claim, or None."""
+        f = q.figure
+        subject_ok = {"model", "hardware", "engine"}
+        if c.exact or subject_ok & set(c.differs):
+            return None
+        if c.scope == "differs" and not c.differs and _same_number(f, c.claim):
+            return ("mismatch", f"has the same number, but "
+                    f"{scope_words(c.claim.scope)}, not {scope_words(f.scope)}: "
+                    f"a metric mismatch")
+        if not c.meets:
+            return None
+        if "label" in c.differs or ("label" in c.open and not c.differs):
+            basis = price_basis("".join(self.record.quote(c.claim)))
+            what = f"a {c.label}" if c.label else "not labelled"
+            if basis and c.label == "price":
+                what += " " + basis[0].lower() + basis[1:]
+            return ("label_mismatch", f"is {what}, not {q.label}: a label mismatch")
+        if not c.differs and c.open and c.scope in ("same", "free", "open") \
+                and "model" not in c.open:
+            missing = list(c.open) + (["denominator"] if c.scope == "open" else [])
+            verb = "matches the number" if (f.comparator or "=") in ("=", "~") \
+                else "meets the figure"
+            return ("partial", f"{verb} but states no " + _and(missing))
+        return None
+
+    def _near_kind(self, q: Query, c: _Cmp) -> str | None:
+        got = self._near_one(q, c)
+        return got[0] if got else None
+
+    def _cross_family(self, f: Claim) -> list[tuple[str, _Cmp, str]]:
+        """The same number in another count family: a context length read as throughput."""
+        out: list[tuple[str, _Cmp, str]] = []
+        if f.family in COUNT_FAMILIES and abs(f.value) >= MISMATCH_MIN_VALUE:
+            for p in self.primaries:
+                if p.family == f.family or p.family not in COUNT_FAMILIES:
+                    continue
+                if not _same_number(f, p):
+                    continue
+                if f.model and model_key(f.model) != model_key(p.model):
+                    continue
+                c = _Cmp(p, None, [], [], "free", True, False)
+                out.append(("mismatch", c, f"has the same number, but as "
+                            f"{FAMILY_NOUNS.get(p.family, p.family)}, not "
+                            f"{FAMILY_NOUNS.get(f.family, f.family)}: a metric mismatch"))
+        return out
+
+    def _unscoped(self, q: Query) -> Verdict:
+        """No denominator: a same-valued primary figure on the subject settles it."""
+        f = q.figure
+        assert f is not None
+        settling = []
+        for p in self._candidates(f):
+            if scope_key(p.scope) is None:
+                continue
+            c = self.compare(q, p)
+            # only the same number settles a denominator: "reached 4,574" is not settled by
+            # every higher figure that would meet it
+            if _point_matches(f, p) and not ({"model", "hardware", "engine", "concurrency",
+                                               "statistic", "model size"} & set(c.differs)):
+                if f.model is None and f.hardware is None and not _distinctive(f):
+                    continue
+                settling.append(c)
+        scopes = sorted({p.claim.scope for p in settling})
+        if len(scopes) == 1:
+            scope = scopes[0]
+            first = settling[0].claim
+            q2 = replace(q, figure=replace(f, scope=scope), settled_scope=scope)
+            v = self._check(q2)
+            lead = (f"The claim names no denominator; the primary figure with this value, "
+                    f"{figure_text(first)} ({cite(self.record.doc(first), first.page)}), "
+                    f"is {SCOPE_NOUNS.get(scope, scope)}. ")
+            v.explanation = lead + v.explanation
+            v.query = q
+            return v
+        ev: list[tuple[str, _Cmp, str]] = []
+        if len(scopes) > 1:
+            for c in settling:
+                ev.append(("partial", c, f"same number, {scope_words(c.claim.scope)}"))
+            text = ("The claim names no denominator, and its value appears "
+                    + _and([f"{SCOPE_NOUNS.get(s, s)} in {self._src(c.claim)}" for s in scopes
+                            for c in settling if c.claim.scope == s][:4])
+                    + ", so no single figure settles it.")
+            return Verdict("ambiguous", text, self._evidence(ev), q)
+        # nothing with this value: say what the record holds on the subject, by denominator
+        ctx = []
+        by_scope: dict[str, _Cmp] = {}
+        for p in self._candidates(f):
+            s = scope_key(p.scope)
+            if s is None:
+                continue
+            c = self.compare(q, p)
+            if {"model", "hardware", "engine", "model size"} & set(c.differs):
+                continue
+            if s not in by_scope or p.value > by_scope[s].claim.value:
+                by_scope[s] = c
+        subject = f" on {f.model}" if f.model else ""
+        text = (f"The claim names no denominator (per user, per GPU, per system or aggregate), "
+                f"so no figure can settle {value_words(f)}{subject}.")
+        if by_scope:
+            parts = [f"{SCOPE_NOUNS.get(s, s)} {figure_text(c.claim, False)} "
+                     f"({self._src(c.claim)})" for s, c in sorted(by_scope.items())]
+            text += f" The highest primary figures{subject} are " + _and(parts) + "."
+            for c in by_scope.values():
+                ctx.append(("context", c, f"highest {SCOPE_NOUNS.get(c.claim.scope, '')} figure"))
+        cross = self._cross_family(f)
+        for rel, c, detail in cross[:1]:
+            text += f" {figure_text(c.claim)} ({self._src(c.claim)}) {detail}."
+        ctx += cross
+        return Verdict("ambiguous", text, self._evidence(ctx), q)
+
+    # --- words -------------------------------------------------------------------------
+    def _src(self, c: Claim) -> str:
+        return cite(self.record.doc(c), c.page)
+
+    def _desc(self, c: _Cmp) -> str:
+        return describe(c.claim, c.size)
+
+    def _total(self, kind: str, items: list) -> int:
+        """How many figures ``items`` stands for: ``supports``, ``contradicts`` or
+        ``unknown``. The warehouse checker (check_sql.py) holds only the first few of a
+        long list and answers with the count it took in SQL."""
+        return len(items)
+
+    def _supported_text(self, q: Query, supports: list[_Cmp]) -> str:
+        first = supports[0]
+        n = self._total("supports", supports)
+        more = f" ({n - 1} more primary figure{'s' if n > 2 else ''} "\
+               f"agree)" if n > 1 else ""
+        return (f"{self._src(first.claim)} reports {self._desc(first)}, which meets "
+                f"{q.reading()}{more}.")
+
+    def _contradicted_text(self, q: Query, contra: list[_Cmp]) -> str:
+        first = contra[0]
+        f = q.figure
+        why = "inconsistent with"
+        if q.peak:
+            first = max(contra, key=lambda c: c.claim.value)
+            why = "the highest figure on it, below"
+        elif first.reversed:
+            why = "which goes the other way from"
+        elif f.comparator in LOWER:
+            why = "a bound below"
+        elif f.comparator in UPPER:
+            why = "above"
+        n = self._total("contradicts", contra)
+        more = f"; {n - 1} more agree" if n > 1 else ""
+        return (f"{self._src(first.claim)} reports {self._desc(first)} on the same quantity, "
+                f"{why} {q.reading()}{more}.")
+
+    def _unproven_text(self, q: Query, cmps: list[_Cmp], near) -> tuple[str, list]:
+        f = q.figure
+        ctx: list[tuple[str, _Cmp, str]] = []
+        sentences = [f"No primary figure meets {q.reading()}."]
+        said: dict[str, int] = {}     # claim id -> the sentence that names it
+        best_word = _best_word(f)
+        pick = max if f.comparator not in UPPER else min
+        # the best figure on the quantity, whatever the size condition says
+        pool = [c for c in cmps if c.scope in ("same", "free")
+                and not (set(c.differs) - {"model size"}) and not set(c.open) - {"model size"}]
+        on = conditions(f)
+        relaxed = False
+        if not pool and on:
+            # nothing under all the claim's conditions: the best figure on its model, else
+            # on the bare quantity (and say that the model has none)
+            same_model = [c for c in cmps if c.scope in ("same", "free")
+                          and "model" not in c.differs and "model" not in c.open]
+            if f.model and not same_model:
+                what = SCOPE_NOUNS.get(scope_key(f.scope) or "", "")
+                sentences.append(f"The primary record holds no {what} "
+                                 f"{FAMILY_NOUNS.get(f.family, 'figure')} figure on "
+                                 f"{f.model}.".replace("  ", " "))
+                on = [x for x in on if x != conditions(f)[0]] if f.model else on
+                pool = [c for c in cmps if c.scope in ("same", "free")]
+            else:
+                pool = same_model if f.model else [c for c in cmps if c.scope in ("same", "free")]
+            relaxed = bool(pool)
+        exact = [c for c in cmps if c.exact]
+        if names_subject(f) and len(exact) > 1 and any(c.refutes for c in exact):
+            lo = min(exact, key=lambda c: c.claim.value)
+            hi = max(exact, key=lambda c: c.claim.value)
+            sentences.append(
+                f"The primary figures on exactly this quantity disagree among themselves, "
+                f"from {figure_text(lo.claim)} ({self._src(lo.claim)}) to "
+                f"{figure_text(hi.claim)} ({self._src(hi.claim)}), so none of them rules "
+                f"it out.")
+            said[lo.claim.id] = said[hi.claim.id] = len(sentences) - 1
+            ctx += [("context", lo, "lowest figure on this quantity"),
+                    ("context", hi, "highest figure on this quantity")]
+        elif pool:
+            if f.comparator in LOWER or f.comparator in UPPER:
+                best = pick(pool, key=lambda c: c.claim.value)
+            else:
+                best_word = "closest"
+                best = min(pool, key=lambda c: _distance(f.value, c.claim.value))
+            what = SCOPE_NOUNS.get(scope_key(f.scope) or "", "")
+            noun = f"{best_word} {what} figure".replace("  ", " ")
+            if relaxed:
+                lead = (f"No primary figure on this quantity matches the claim's conditions "
+                        f"({', '.join(on)}); the" if on else "The")
+                scope_of = f" on {f.model}" if f.model and "model" not in best.differs \
+                    and "model" not in best.open else (" on any model" if f.model else "")
+                sentences.append(f"{lead} {noun}{scope_of} in the primary record is "
+                                 f"{self._desc(best)}, from {self._src(best.claim)}.")
+            else:
+                where = f" for {', '.join(on)}" if on else ""
+                sentences.append(f"The {noun}{where} in the primary record is "
+                                 f"{self._desc(best)}, from {self._src(best.claim)}.")
+            said[best.claim.id] = len(sentences) - 1
+            ctx.append(("context", best, f"the {noun}"))
+            if q.size is not None and not relaxed:
+                inside = [c for c in pool if "model size" not in c.differs
+                          and "model size" not in c.open]
+                cond = size_condition(q.size)
+                if inside:
+                    b2 = pick(inside, key=lambda c: c.claim.value)
+                    models = sorted({c.claim.model for c in inside if c.claim.model})
+                    only = "only " if len(models) == 1 else ""
+                    name = b2.claim.model or "a model"
+                    sentences.append(
+                        f"Among {cond}, the record holds {only}{name} "
+                        f"({params_text(b2.size)} parameters), at "
+                        f"{figure_text(b2.claim)}{_conds(b2.claim)}, from "
+                        f"{self._src(b2.claim)}.")
+                    said.setdefault(b2.claim.id, len(sentences) - 1)
+                    if b2 is not best:
+                        ctx.append(("context", b2, f"the {best_word} figure on {cond}"))
+                else:
+                    unknown = [c for c in cmps if "model size" in c.open and c.meets]
+                    n = self._total("unknown", unknown)
+                    tail = (f"; {n} figure(s) that would meet it state no model size"
+                            if n else "")
+                    sentences.append(f"No figure on {cond} is in the record{tail}.")
+        elif not near:
+            sentences.append("The record holds no primary figure on this quantity.")
+        for rel, c, detail in near[:2]:
+            k = said.get(c.claim.id)
+            if k is not None:
+                sentences[k] = sentences[k][:-1] + f"; it {detail}."
+            else:
+                sentences.append(f"{figure_text(c.claim)} ({self._src(c.claim)}) {detail}.")
+        return " ".join(sentences), ctx
+
+    def _evidence(self, items: list[tuple[str, _Cmp, str]]) -> list[Evidence]:
+        seen: set[str] = set()
+        out: list[Evidence] = []
+        order = {r: i for i, r in enumerate(RELATION_ORDER)}
+        for rel, c, detail in sorted(items, key=lambda t: order.get(t[0], 99)):
+            p = c.claim
+            if p.id in seen:
+                continue
+            seen.add(p.id)
+            d = self.record.doc(p)
+            out.append(Evidence(p.id, d.path, p.page, p.surface, p.value, p.unit, p.scope, rel,
+                                p.start, p.end, cite(d, p.page), detail))
+            if len(out) >= MAX_EVIDENCE:
+                break
+        return out
+
+
+def _size_precision(ps) -> float | None:
+    if ps is None or ps[1] is None:
+        return None
+    return ps[1].precision
+
+
+def _distinctive(f: Claim) -> bool:
+    """A number specific enough to identify a figure with no subject (not '100', '200')."""
+    digits = re.sub(r"\D", "", f.value_text or fmt_number(f.value))
+    return len(digits.rstrip("0")) >= 3 or abs(f.value) >= 10000
+
+
+def _reaches(f: Claim, p: Claim) -> bool:
+    """Does ``p`` show that ``f``'s number was reached, at ``f``'s stated precision? (A
+    coarse "2x" does not show that 2.3x was reached.)"""
+    top = max(x for x in (p.value, p.high) if x is not None)
+    return top >= f.value - _full(f).p * (1 + 1e-9)
+
+
+def states_settings(f: Claim) -> bool:
+    """Does the claim state a workload setting beyond concurrency (ISL/OSL, batch size,
+    offered load, parallelism, precision)? Those are compared in Python only."""
+    return any(x is not None for x in (f.isl, f.osl, f.batch_size, f.offered_load,
+                                       f.parallelism, f.dtype))
+
+
+def names_subject(f: Claim) -> bool:
+    """Does the claim name what it is about? Without a model, hardware, engine or baseline
+    it says only that *some* system reached the figure (docs/claims-model.md §4)."""
+    return any(x is not None for x in (f.model, f.hardware, f.accelerator, f.engine, f.baseline))
+
+
+def _point_matches(f: Claim, p: Claim) -> bool:
+    """The figure states the claim's number, comparators aside."""
+    point = Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
+    return consistent(point, _witness(p))
+
+
+def _same_number(f: Claim, p: Claim) -> bool:
+    """The two figures state the same number (comparators aside): metric drift material."""
+    if abs(f.value) < MISMATCH_MIN_VALUE or abs(p.value) < MISMATCH_MIN_VALUE:
+        return False
+    return _point_matches(f, p)
+
+
+SIZE_WORDS = {">": "above", ">=": "of at least", "<": "below", "<=": "of at most",
+              "~": "of about", "=": "of"}
+
+
+def size_condition(size: Figure) -> str:
+    """'models above 700B parameters'."""
+    return f"models {SIZE_WORDS.get(size.comparator, 'of')} {params_text(size.value)} parameters"
+
+
+def _distance(a: float, b: float) -> float:
+    if a > 0 and b > 0:
+        return abs(math.log(a / b))
+    return abs(a - b)
+
+
+def _best_word(f: Claim) -> str:
+    if f.comparator in UPPER:
+        return "lowest" if f.family != "latency" else "highest"
+    if f.family in SCOPED_FAMILIES:
+        return "fastest"
+    if f.family == "latency":
+        return "lowest"
+    return "highest"
+
+
+def _conds(c: Claim) -> str:
+    conds = conditions(c, skip=("model",))
+    return (" (" + ", ".join(conds) + ")") if conds else ""
+
+
+def _and(items: list[str]) -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- entry points ------------------------------------------------------------------------
+
+def check_text(text: str, record: Record) -> Verdict:
+    """Check a plain-words claim against a loaded record."""
+    return Checker(record).check(read_claim(text))
+
+
+def loaded_families(q: Query) -> set[str]:
+    """The claim families ``check_loaded`` reads."""
+    families = {"parameters"}
+    if q.figure is not None:
+        families.add(q.figure.family)
+        if q.figure.family in COUNT_FAMILIES:
+            families |= COUNT_FAMILIES
+    return families
+
+
+def check_loaded(q: Query, store) -> Verdict:
+    """Check a read claim against every primary figure of its family, loaded into Python
+    (the reference ``check_query`` answers like; what it does for a small warehouse)."""
+    record = Record.load(store, families=loaded_families(q), with_links=False,
+                         with_text=False)
+    return Checker(record).check(q)
+
+
+def format_verdict(v: Verdict) -> str:
+    """The verdict as plain text: verdict and explanation, how the claim was read, evidence."""
+    lines = [f"{v.verdict}: {v.explanation}"]
+    if v.query is not None:
+        lines.append(f"read as: {v.query.reading()}")
+    if v.evidence:
+        lines.append("evidence:")
+        for e in v.evidence:
+            page = f", p. {e.page}" if e.page else ""
+            lines.append(f"  {e.relation:<14} {e.surface}  {e.doc_path} [{e.start}:{e.end}]{page}"
+                         f"  [{e.id}]" + (f"  {e.detail}" if e.detail else ""))
+    return "\n".join(lines) + "\n"
