@@ -208,3 +208,10 @@ def test_parameter_kind_from_a_column_header():
     found = claims("| Model | #Total Params | #Activated Params |\n|---|---|---|\n"
                    "| DeepSeek-V3 | 671B | 37B |\n")
     assert {c.value: param_kind(c) for c in found} == {671e9: "total", 37e9: "activated"}
+
+
+def test_bits_and_bytes_per_second_differ_eightfold():
+    found = claims("The NIC runs at 200 Gbps, the link at 400 Gb/s and HBM at 3.35 TB/s; "
+                   "NVLink moves 900 GB/s.")
+    assert {c.surface: c.value for c in found} == {
+        "200 Gbps": 25e9, "400 Gb/s": 50e9, "3.35 TB/s": 3.35e12, "900 GB/s": 900e9}

@@ -185,6 +185,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 return "a size naming a model's variant: 'Llama3.2 (1B, 3B)'"
         # the words before the figure in its own clause (after the previous figure)
         own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
+        if c.family in ("ratio", "percent") and notclaims.is_arithmetic_result(lead):
+            return "the result of arithmetic written out before it"
         if c.family == "tokens":
             which = notclaims.length_setting(own)
             if which is not None:

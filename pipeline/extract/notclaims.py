@@ -16,6 +16,9 @@ a reader would give for skipping a number (docs/extraction.md lists them):
 * time windows: "over the past 24 hours" or "every 10 minutes" says when something was
   counted, not how long a system took;
 
+* arithmetic: the result of a computation written out ("22/8 = 2.75x") and a product
+  ("5.6 x 2") are working, not figures;
+
 * model variants: in a list of models, sizes in parentheses right after a model's name
   ("Llama3.2 (1B, 3B), Intern-S1 (241B)") name its variants (one model with its size,
   "DeepSeek V3 (685B)", states a size);
@@ -111,6 +114,15 @@ def names_variants(sentence: str) -> bool:
     (241B)"), as supported-model lists write them; one model with its size ("DeepSeek V3
     (685B)") states a size."""
     return bool(_SIZE_LIST_IN_PAREN_RE.search(sentence)) or len(_SIZE_IN_PAREN_RE.findall(sentence)) >= 2
+
+
+# "22/8 = 2.75x", "min(5.6 x 2, 10) = 10": the result of arithmetic written out
+_ARITHMETIC_LEAD_RE = re.compile(r"[\d)][ \t]*[/*×x+−-][ \t]*[\d(][\d.,]*\)?[ \t]*(?:=|≈|~=)[ \t]*$")
+
+
+def is_arithmetic_result(lead: str) -> bool:
+    """Is the figure the result of arithmetic the text writes out just before it?"""
+    return bool(_ARITHMETIC_LEAD_RE.search(lead))
 
 
 def is_rate_label(lead: str) -> bool:

@@ -60,7 +60,7 @@ RATIO_NOUNS = {
     "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
 }
 # "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
-NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])\s*[-+=&^*/]\s*\w")
+NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])\s*[-+=&^*/]\s*\w|(?<=[xX×])[ \t]+\d")
 # a cell that is one figure: "1,234", "~2.5k", "3-4x", "12%", "132.19 ± 0.55" (a mean and
 # its spread), "6.74 B"
 CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:(?:±|\+/?-)\s*[0-9][0-9,.]*\s*[%]?)?\s*(?:\(.*\))?[*†‡]*")
