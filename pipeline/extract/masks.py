@@ -63,10 +63,11 @@ def _model_pattern(vocab: Vocab) -> str:
     alt = "|".join(sorted(stems, key=len, reverse=True))
     # A name continues through version, size and variant pieces: "Llama 4 Maverick",
     # "DeepSeek-V4.1-Flash", "GPT-J 6B", "Qwen3-8B", "llama_70b", "Mixtral 8x7B"; never
-    # across a line break (slide text stacks a chart's axis under a name).
+    # across a line break (slide text stacks a chart's axis under a name), and never into
+    # a context length after a space ("Qwen3-235B 16K").
     piece = (
         r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d(?:\w|\.(?=\w))*|[A-Z][a-zA-Z]+|[A-Z](?![a-z])|\d+x\d+[bB])"
-        r"|[ \t](?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[BbMK]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
+        r"|[ \t](?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[BbM]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
         r"|(?:VARIANTS)\b|[A-Z]+\d(?:\w|\.(?=\w))*|v\d(?:\w|\.(?=\w))*|[A-Z]\d*\b))"
     ).replace("VARIANTS", "|".join(re.escape(w) for w in vocab.model_variants) or "(?!)")
     # At least one piece after the stem: "DeepSeek" alone (or "DeepSeek's prices") names a
