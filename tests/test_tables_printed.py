@@ -53,3 +53,21 @@ def test_printed_results_read_the_same_inside_and_outside_a_fence():
 
 def test_a_configuration_in_a_fence_stays_code():
     assert claims("Our settings:\n\n```yaml\n" + CONFIG + "```\n") == []
+
+
+def test_printed_output_lines_with_units_inside_a_fence_are_read():
+    out = ("If it works you will see:\n\n```\nThroughput: 7.15 requests/s, 4656.00 total tokens/s, "
+           "1072.15 output tokens/s\nTotal num prompt tokens:  5014\n```\n")
+    got = {(c.value, c.family, c.token_kind) for c in claims(out)}
+    assert {(7.15, "request_throughput", None), (4656.0, "token_throughput", "total"),
+            (1072.15, "token_throughput", "output")} <= got
+    # the command that printed it is code
+    assert claims("Run it:\n\n```bash\npython bench.py --rate 7.15 --tokens 4656\n```\n") == []
+
+
+def test_a_header_ending_in_a_time_unit_and_a_prompt_length_column():
+    table = ("|    PP |     TG |    B |   T_PP s | S_PP t/s |\n|---|---|---|---|---|\n"
+             "|   512 |    128 |    1 |    0.108 |  1186.64 |\n")
+    found = claims(table)
+    assert sorted((c.value, c.family) for c in found) == [(0.108, "latency"), (1186.64, "token_throughput")]
+    assert all(c.parallelism is None for c in found)   # "PP 512" is no pipeline degree

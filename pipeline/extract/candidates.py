@@ -15,6 +15,7 @@ from pipeline.extract.patterns import (
     HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
     RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
     SPACED_MAGNITUDE_RE, SPREAD_BEFORE_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
+    TRAILING_TIME_UNIT_RE,
     UNIT_BEFORE_RE,
 )
 from pipeline.extract.tables import caption_unit, cell_column, clean, header_magnitude
@@ -368,4 +369,8 @@ class CandidateFinder:
             unit = TIME_UNIT_RE.search(header)
             if unit:
                 return read_unit(unit.group(1), 0, self.v)
+        # a time unit as the header's last word: "T_PP s", "Latency ms"
+        unit = TRAILING_TIME_UNIT_RE.search(header)
+        if unit:
+            return read_unit(unit.group(1), 0, self.v)
         return None

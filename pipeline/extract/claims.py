@@ -23,6 +23,7 @@ from pipeline.extract.patterns import (
 from pipeline.extract.sentences import segment, Segments
 from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
+from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
     clean, find_tables, HeaderTyper, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
 )
@@ -108,7 +109,18 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                            and hit.entry.family not in ("tokens", "parameters"))
             if measured >= MIN_PRINTED_METRICS:
                 out.append((t.start, t.end))
+        if "```" in self.text:
+            out += [span for span in notclaims.output_blocks(self.text) if self._prints_measures(*span)]
         return out
+
+    def _prints_measures(self, start: int, end: int) -> bool:
+        """Does a block of "Label: value" lines print a measured figure with its unit
+        ("Throughput: 7.15 requests/s, 4656.00 total tokens/s")?"""
+        for m in notclaims.NUMBER_UNIT_RE.finditer(self.text, start, end):
+            hit = read_unit(self.text, m.end(1), self.v, end)
+            if hit is not None and hit.entry.family in ("token_throughput", "request_throughput", "latency"):
+                return True
+        return False
 
     # ------------------------------------------------------------------ build
     def build(self, c: Cand) -> Claim | None:

@@ -154,3 +154,24 @@ def in_axis_ticks(text: str, start: int, end: int) -> bool:
 
 def names_a_system(sentence: str) -> bool:
     return bool(_SYSTEM_WORDS_RE.search(sentence))
+
+
+# A fenced block that is a program's printed output, not code: most of its lines are
+# "Label: value" lines and none looks like code ("$ ", "--flag", "import", "=", "(").
+_FENCE_RE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
+_OUTPUT_LINE_RE = re.compile(r"^[ \t]*[A-Za-z][\w .()/%-]{0,60}:[ \t]+[~<>]?\d")
+_CODE_LINE_RE = re.compile(r"^[ \t]*(?:\$|#!|--|import\b|from\b|def\b|python|pip\b)|[=(){};]\s*$|\s--\w")
+NUMBER_UNIT_RE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)[ \t]")
+
+
+def output_blocks(text: str) -> list[tuple[int, int]]:
+    """Spans of fenced blocks that print results ("Throughput: 7.15 requests/s"): at least
+    half their lines are "Label: value" lines and none looks like code."""
+    out = []
+    for m in _FENCE_RE.finditer(text):
+        lines = [ln for ln in m.group(1).split("\n") if ln.strip()]
+        if not lines or any(_CODE_LINE_RE.search(ln) for ln in lines):
+            continue
+        if sum(1 for ln in lines if _OUTPUT_LINE_RE.match(ln)) * 2 >= len(lines):
+            out.append((m.start(1), m.end(1)))
+    return out

@@ -123,3 +123,5 @@ SHARED_FIELDS = (("statistic",), ("hardware", "accelerator", "hw_count"), ("mode
 SIG_RE = re.compile(r"[1-9](?:[0-9,]*[1-9])?")
 # Between two coordinated figures: "(32-way EP) or ~", ", and up to".
 COORD_GAP_RE = re.compile(r"\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:or|and)\s+(?:up\s+to\s+|about\s+|~|nearly\s+)?")
+# a time unit as a column header's last word: "T_PP s", "Latency ms"
+TRAILING_TIME_UNIT_RE = re.compile(r"\S[ \t]+(ms|s|sec|secs|µs|us|min)[ \t]*$")

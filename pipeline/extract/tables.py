@@ -195,6 +195,10 @@ def number(text: str) -> float | None:
     return val * 1000 if m.group(2) else val
 
 
+# tensor, pipeline and data parallel degrees past a rack's GPUs are some other number
+MAX_PARALLEL_DEGREE = 72
+
+
 def setting_values(field: str, header: str, text: str) -> dict:
     """The Claim fields a setting cell fills: {"concurrency": 64.0}, {"isl": 1024.0,
     "osl": 128.0} from "1024/128", {"parallelism": "TP8"}."""
@@ -215,6 +219,8 @@ def setting_values(field: str, header: str, text: str) -> dict:
         kind = _PAR_KIND_RE.search(header)
         word = (kind.group(1).upper() if kind else "TP")
         word = {"TENSOR": "TP", "EXPERT": "EP", "PIPELINE": "PP", "DATA": "DP"}.get(word, word)
+        if word != "EP" and n > MAX_PARALLEL_DEGREE:
+            return {}   # "PP 512" in llama.cpp's tables is a prompt length, not a degree
         return {"parallelism": f"{word}{int(n)}"}
     n = number(t)
     if n is None:
