@@ -133,3 +133,11 @@ def test_durations_that_date_an_event_are_not_latency():
 ])
 def test_records_broken_are_lower_bounds(text):
     assert one(text).comparator == ">"
+
+
+def test_a_range_with_its_unit_on_both_ends():
+    from pipeline.extract import extract_claims
+    from pipeline.model import Document
+    found = extract_claims(Document(id="t", path="t.md", format="markdown",
+                                    text="With SGLang, throughput rose about 7%–8% and latency fell 2x-3x."))
+    assert [(c.low, c.high, c.family) for c in found] == [(7.0, 8.0, "percent"), (2.0, 3.0, "ratio")]

@@ -150,6 +150,20 @@ class CandidateFinder:
         own = read_unit(text, n.end, self.v, limit)
         if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
             sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1) if nxt.start - n.end <= 5 else None
+            if sep is None and own is not None and 0 <= nxt.start - own.end <= 3:
+                # "7%–8%", "2x-3x": the unit written on both ends
+                sep = RANGE_SEP_RE.match(text, own.end, nxt.start + 1)
+                if sep is not None and sep.end() == nxt.start and \
+                        text[nxt.end:nxt.end + len(own.unit_text)] == own.unit_text:
+                    c.low, c.high, c.value = n.value, nxt.value, n.value
+                    if nxt.value > n.value:
+                        c.end = nxt.end
+                        c.value_text = text[n.start:nxt.end]
+                        c.precision = min(n.precision, nxt.precision)
+                        own = read_unit(text, nxt.end, self.v, limit)
+                    else:
+                        c.low = c.high = None
+                sep = None
             between = None
             if sep is not None or nxt.start - n.end <= 5:
                 between = BETWEEN_RE.search(text, max(0, n.start - 9), n.start)
