@@ -195,6 +195,8 @@ class Masks:
 
 
 _names_cache: dict[int, tuple] = {}
+# "GPT-4-level", "GPT-4/o1-class quality": a model named as a yardstick
+_LEVEL_AFTER_RE = re.compile(r"(?:/[\w.-]+?)*[- ](?:level|class|grade)\b", re.I)
 _ALPHA_RUN_RE = re.compile(r"[a-z]+")
 
 
@@ -251,6 +253,8 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
                 continue
             if before and before in "#=":
                 continue
+            if kind == "model" and _LEVEL_AFTER_RE.match(text, me):
+                continue   # "GPT-4/o1-level": a yardstick, not the subject
             if best is None or me > best[1]:
                 label = m.group(0) if kind == "model" else name
                 best = (ws, me, kind, label)
