@@ -65,6 +65,23 @@ def run_cli():
     return run
 
 
+@pytest.fixture(scope="session")
+def primary_db(tmp_path_factory, run_cli):
+    """A warehouse made by the real CLI from one document written for a test, marked
+    primary in a sources.csv beside it; returns the database path."""
+
+    def make(name: str, text: str) -> str:
+        root = tmp_path_factory.mktemp(Path(name).stem)
+        (root / name).write_text(text, encoding="utf-8")
+        (root / "sources.csv").write_text(f"path,role\n{name},primary\n", encoding="utf-8")
+        db = root / "w.duckdb"
+        run_cli("ingest", str(root), "--db", str(db), "-q", cwd=Path(__file__).resolve().parents[1],
+                check=True)
+        return str(db)
+
+    return make
+
+
 def write_pdf(path: Path, pages: list[list[str]], title: str | None = None,
               author: str | None = None, created: dt.datetime | None = None) -> Path:
     """A real PDF with selectable text, one list of lines per page (matplotlib backend)."""

@@ -39,13 +39,8 @@ SGLang serves Mixtral 8x7B at 6,580 tokens per second in total on 8 H100 GPUs.
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory, run_cli) -> str:
-    root = tmp_path_factory.mktemp("meaning")
-    (root / "notes.md").write_text(PRIMARY, encoding="utf-8")
-    (root / "sources.csv").write_text("path,role\nnotes.md,primary\n", encoding="utf-8")
-    db = root / "w.duckdb"
-    run_cli("ingest", str(root), "--db", str(db), "-q", cwd=REPO, check=True)
-    return str(db)
+def db(primary_db) -> str:
+    return primary_db("notes.md", PRIMARY)
 
 
 @pytest.mark.parametrize("faithful, false", [

@@ -103,13 +103,8 @@ SGLang also cuts time to first token by 35% compared with vLLM on Llama 3 8B.
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory, run_cli) -> str:
-    root = tmp_path_factory.mktemp("cmp")
-    (root / "sglang-llama3.md").write_text(PRIMARY, encoding="utf-8")
-    (root / "sources.csv").write_text("path,role\nsglang-llama3.md,primary\n", encoding="utf-8")
-    db = root / "w.duckdb"
-    run_cli("ingest", str(root), "--db", str(db), "-q", cwd=REPO, check=True)
-    return str(db)
+def db(primary_db) -> str:
+    return primary_db("sglang-llama3.md", PRIMARY)
 
 
 @pytest.mark.parametrize("headline, verdict", [
