@@ -383,3 +383,29 @@ def test_key_value_result_block_reads_as_a_table_with_its_paragraph_subject():
                    (1044.03, "token_throughput", None, None, *subject),
                    (0.04177, "latency", "mean", "ttft", *subject),
                    (0.0885, "latency", "p99", "ttft", *subject)]
+
+
+def test_a_table_without_outer_pipes_reads_as_one_with_them():
+    from pipeline.extract import extract_claims
+    from pipeline.model import Document
+    body = ("MODEL | llama.cpp TTFT (ms) | SGLang TTFT (ms) | Speedup\n"
+            "-- | -- | -- | --\n"
+            "Qwen3-8B | 1659.94 | 268.2 | 6.2x\n")
+    piped = "\n".join(f"| {line} |" for line in body.splitlines()) + "\n"
+
+    def facts(text):
+        return sorted((round(c.value, 6), c.family, c.engine, c.model) for c in
+                      extract_claims(Document(id="t", path="t.md", format="markdown", text=text)))
+    assert facts(body) == facts(piped)
+    assert (1.65994, "latency", "llama.cpp", "Qwen3-8B") in facts(body)
+
+
+def test_transposed_table_whose_configurations_name_a_quantity():
+    from pipeline.extract import extract_claims
+    from pipeline.model import Document
+    text = ("| Metric | Low Latency GEMM OFF | Low Latency GEMM ON |\n|---|---|---|\n"
+            "| Token Throughput (tokens/sec) | 5976.7977 | 6049.1625 |\n"
+            "| Average Time To First Token (ms) | 81.8841 | 88.0162 |\n")
+    found = extract_claims(Document(id="t", path="t.md", format="markdown", text=text))
+    assert sorted((round(c.value, 6), c.family) for c in found) == [
+        (0.081884, "latency"), (0.088016, "latency"), (5976.7977, "token_throughput"), (6049.1625, "token_throughput")]

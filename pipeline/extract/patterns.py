@@ -53,7 +53,10 @@ HEADER_FAMILY = [
     (re.compile(r"(?i)throughput|tok(?:en)?s?/s|tps\b"), UnitEntry("tokens/s", "token_throughput")),
 ]
 STAT_CAPTION = {"max": "peak", "maximum": "peak", "peak": "peak", "mean": "mean", "average": "mean", "median": "median"}
-STAT_CAPTION_RE = re.compile(r"(?i)\b(?:" + "|".join(STAT_CAPTION) + r")\b")
+# a statistic word in a caption, unless it names a setting ("Max num tokens was set to",
+# "max-batch size")
+STAT_CAPTION_RE = re.compile(r"(?i)\b(?:" + "|".join(STAT_CAPTION) + r")\b"
+                             r"(?![-_ ]*(?:num\b|number|batch|seq|sequence|input|output|tokens?\b|len|concurren|context|new))")
 # Capitalised words that may follow "2x" in a title or heading without making it a count.
 RATIO_NOUNS = {
     "faster", "higher", "lower", "more", "less", "better", "speedup", "speed", "throughput",

@@ -207,7 +207,11 @@ class SubjectFinder:
                     hw = found[0]
                     break
         hw = hw or ctx["hardware"] or self.title_subject["hardware"]
-        engine = next((n.name for n in names if n.kind == "engine"), None) or ctx["engine"] or self.title_subject["engine"]
+        # engine: the cell's column header first ("| llama.cpp TTFT (ms) | SGLang TTFT (ms) |"),
+        # then the row, then the caption and the rest
+        engine = (next((n.name for n in self._names_of(header) if n.kind == "engine"), None) if header else None) \
+            or next((n.name for n in self._names_of(row_text) if n.kind == "engine"), None) \
+            or next((n.name for n in names if n.kind == "engine"), None) or ctx["engine"] or self.title_subject["engine"]
         dtype = next((n.name for n in names if n.kind == "dtype"), None)
         hit = self._row_cache[key] = (model, hw, engine, dtype)
         return hit

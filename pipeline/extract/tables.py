@@ -279,10 +279,15 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
     corner = t.column_header(lab)
     if not t.rows or len(t.header) < lab + 2 or not _GENERIC_FIRST_RE.match(corner) and typer.column(corner).kind != "label":
         return False
-    # column headers name systems or configurations ("vLLM", "Run A", "Batch 64"), no quantity
-    if any(typer.column(h).kind in ("figure", "quality") for h in t.header[lab + 1:] if h):
-        return False
     firsts = [clean(c.text) for r in t.rows for c in r.cells if c.col == lab]
+    # column headers name systems or configurations ("vLLM", "Run A", "Batch 64"), no
+    # quantity; unless the corner says "Metric" and the row labels carry units ("Token
+    # Throughput (tokens/sec)"), which outweighs a word in a configuration's name ("Low
+    # Latency GEMM ON")
+    units_down = _GENERIC_FIRST_RE.match(corner) and \
+        sum(1 for x in firsts if x and typer.unit_of(x) is not None) >= 2
+    if not units_down and any(typer.column(h).kind in ("figure", "quality") for h in t.header[lab + 1:] if h):
+        return False
     # metric names are short, and the cells beside them mostly figures
     if sum(1 for x in firsts if len(x) > MAX_METRIC_LABEL) * 2 > len(firsts):
         return False

@@ -216,6 +216,38 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
     return tables
 
 
+# GitHub's tables may leave out the outer pipes: "MODEL | TYPE | TTFT (ms)" over "-- | -- | --"
+_BARE_SEP_RE = re.compile(r"(?m)^[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+$")
+
+
+def bare_pipe_tables(text: str) -> list[Table]:
+    """Pipe tables written without outer pipes: a header line with pipes, a separator of
+    dashes and pipes under it, then rows with pipes up to a blank line."""
+    tables = []
+    for m in _BARE_SEP_RE.finditer(text):
+        hs = text.rfind("\n", 0, max(0, m.start() - 1)) + 1
+        he = m.start() - 1
+        if he <= hs or "|" not in text[hs:he] or text[hs:he].lstrip().startswith("|"):
+            continue
+        header_row = Row(hs, he, pipe_cells(text, hs, he))
+        ncols = len(header_row.cells)
+        table = Table(start=hs, end=m.end(), header=join_header([_texts(header_row.cells)], ncols),
+                      header_rows=[header_row], caption=caption_above(text, hs),
+                      context=context_before(text, hs), source="pipe")
+        pos = m.end() + 1
+        while pos < len(text):
+            le = text.find("\n", pos)
+            le = len(text) if le < 0 else le
+            if not text[pos:le].strip() or "|" not in text[pos:le]:
+                break
+            table.rows.append(Row(pos, le, pipe_cells(text, pos, le)))
+            table.end = le
+            pos = le + 1
+        if table.rows:
+            tables.append(table)
+    return tables
+
+
 # ---------------------------------------------------------------------- whitespace tables
 def _split_ws(line: str) -> list[tuple[int, int]]:
     """(start, end) of the pieces of ``line`` between gaps of 2+ spaces or tabs."""
@@ -515,6 +547,9 @@ def text_tables(text: str) -> list[Table]:
     """Pipe tables, HTML source tables and whitespace tables of a plain or Markdown text,
     in text order."""
     tables = pipe_tables(text) if "|" in text else []
+    if "|" in text and "--" in text:
+        taken = [(t.start, t.end) for t in tables]
+        tables += [t for t in bare_pipe_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
     if "<t" in text or "<T" in text:
         taken = [(t.start, t.end) for t in tables]
         tables += [t for t in html_source_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
