@@ -25,6 +25,23 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def listen(host: str, port: int):
+    """A listening socket on (host, port); port 0 takes a free one. OSError when the port
+    is taken or the address is not this machine's (said before anything is served)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def run(db: str | None, host: str, port: int, sql_timeout: float = SQL_TIMEOUT) -> None:
     """Open the warehouse read-only and serve it until Ctrl-C. A host that is not loopback
     is served as asked, with a warning; on loopback only requests naming a loopback host
@@ -39,9 +56,15 @@ def run(db: str | None, host: str, port: int, sql_timeout: float = SQL_TIMEOUT) 
               "asking)", file=sys.stderr)
         allowed = ("*",)
     app = create_app(Settings(db=db, sql_timeout=sql_timeout, allowed_hosts=allowed))
-    shown = f"[{host}]" if ":" in host else host
-    print(f"serving {app.state.server.store.path} read-only at http://{shown}:{port}/ "
+    try:
+        sock = listen(host, port)
+    except OSError:
+        app.state.server.close()
+        raise
+    bound = sock.getsockname()[1]
+    shown = f"[{host.strip('[]')}]" if ":" in host else host
+    print(f"serving {app.state.server.store.path} read-only at http://{shown}:{bound}/ "
           "(Ctrl-C stops)", flush=True)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            lifespan="on", server_header=False)
-    uvicorn.Server(config).run()
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            server_header=False)
+    uvicorn.Server(config).run(sockets=[sock])
