@@ -46,3 +46,55 @@ def running(db: Path, *extra: str, timeout: float = 60) -> Iterator[tuple[str, s
         except subprocess.TimeoutExpired:
             proc.kill()
             _, proc.err = proc.communicate(timeout=10)
+
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def chromium_or_skip() -> str:
+    """Debian's chromium; skipped when missing, unless CI=true (.ci/run installs it)."""
+    import shutil
+
+    import pytest
+
+    ci = os.environ.get("CI", "").lower() == "true"
+    for name in BROWSERS:
+        exe = shutil.which(name)
+        if exe:
+            break
+    else:
+        if ci:
+            pytest.fail("CI=true and no chromium on PATH (.ci/run installs it with apt-get)")
+        pytest.skip("chromium is not installed")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        if ci:
+            pytest.fail("CI=true and playwright is not installed (the test extra has it)")
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+    return exe
+
+
+@contextlib.contextmanager
+def browser(executable: str) -> Iterator:
+    """A headless Chromium driven by Playwright (the installed browser, none downloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, headless=True, args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def shots_folder(tmp_path_factory) -> Path:
+    """Where screenshots go: $CLAIMS_SCREENSHOTS when set, else a pytest temporary folder
+    (``/tmp/pytest-of-$USER/pytest-N/serve-shots0``); the path is printed for a person."""
+    chosen = os.environ.get("CLAIMS_SCREENSHOTS")
+    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("serve-shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nserve screenshots: {folder}")
+    return folder
