@@ -115,10 +115,7 @@ class Server:
         flt = queries.ClaimFilter.from_params(request.query_params)
         with self.cursor() as cur:
             total, facets = queries.facet_counts(cur.con, flt)
-            sql, params = flt.page_sql()
-            res = cur.con.execute(sql, params)
-            columns = [d[0] for d in res.description]
-            rows = [dict(zip(columns, r)) for r in res.fetchall()]
+            rows = flt.page_rows(cur.con)
             doc_label = None
             if flt.facets.get("document") not in (None, queries.NONE):
                 hit = cur.con.execute("SELECT path FROM documents WHERE id = ?",

@@ -117,14 +117,33 @@ class ClaimFilter:
         return f"{col} {'DESC' if self.desc else 'ASC'} NULLS LAST, {EXPORT_ORDER}"
 
     def page_sql(self) -> tuple[str, list[Any]]:
+        """The ids of this page's claims, in order: sorting reads only the sort columns
+        (the rows' sentences are read for the page alone, by ``page_rows``)."""
         where, params = self.where()
-        return (f"SELECT {ROW_COLUMNS} FROM claims_full{where} ORDER BY {self.order()} "
+        return (f"SELECT id FROM claims_full{where} ORDER BY {self.order()} "
                 f"LIMIT {self.size} OFFSET {(self.page - 1) * self.size}", params)
+
+    def page_rows(self, cur) -> list[dict[str, Any]]:
+        """This page's claims (ROW_COLUMNS), in the filter's order."""
+        sql, params = self.page_sql()
+        ids = [r[0] for r in cur.execute(sql, params).fetchall()]
+        return rows_of(cur, ids)
 
     def export_sql(self) -> tuple[str, list[Any]]:
         """Every column of claims_full for the filter, in `claims export claims`'s order."""
         where, params = self.where()
         return f"SELECT * FROM claims_full{where} ORDER BY {EXPORT_ORDER}", params
+
+
+def rows_of(cur, ids: list[str]) -> list[dict[str, Any]]:
+    """The ROW_COLUMNS of these claims, in the order of ``ids``."""
+    if not ids:
+        return []
+    res = cur.execute(f"SELECT {ROW_COLUMNS} FROM claims_full WHERE id IN "
+                      "(SELECT unnest(CAST(? AS VARCHAR[])))", [ids])
+    columns = [d[0] for d in res.description]
+    by_id = {r[0]: dict(zip(columns, r)) for r in res.fetchall()}
+    return [by_id[i] for i in ids if i in by_id]
 
 
 @dataclass
