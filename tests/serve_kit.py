@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
+import pytest
+
 from conftest import REPO, claims_command
 
 SERVING = re.compile(r"serving .* at (http://\S+?)/ ")
@@ -57,8 +59,6 @@ def chromium_or_skip() -> str:
     """Debian's chromium; skipped when missing, unless CI=true (.ci/run installs it)."""
     import shutil
 
-    import pytest
-
     ci = os.environ.get("CI", "").lower() == "true"
     for name in BROWSERS:
         exe = shutil.which(name)
@@ -98,3 +98,19 @@ def shots_folder(tmp_path_factory) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"\nserve screenshots: {folder}")
     return folder
+
+
+# --- fixtures a serve test module imports (it defines ``warehouse``) ------------------------
+
+@pytest.fixture(scope="module")
+def base(warehouse):
+    """The address of `claims serve` over the module's warehouse."""
+    with running(warehouse) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chrome():
+    """One headless Chromium for the module."""
+    with browser(chromium_or_skip()) as b:
+        yield b

@@ -18,7 +18,7 @@ from pipeline.check import check
 from pipeline.report.record import open_record
 from pipeline.store import Store
 from pipeline.trace import trace
-from serve_kit import browser, chromium_or_skip, running, shots_folder
+from serve_kit import base, chrome, shots_folder  # noqa: F401 (fixtures)
 
 HEADLINE = "DeepSeek-V4.1-Flash reaches 826 tokens/s per user"
 
@@ -28,19 +28,6 @@ def warehouse(tmp_path_factory, run_cli) -> Path:
     db = tmp_path_factory.mktemp("serve_browser") / "demo.duckdb"
     run_cli("ingest", str(REPO / "corpus"), "--db", str(db), "-q", cwd=REPO, check=True)
     return db
-
-
-@pytest.fixture(scope="module")
-def base(warehouse):
-    with running(warehouse) as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chrome():
-    exe = chromium_or_skip()
-    with browser(exe) as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

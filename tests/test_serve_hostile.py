@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.store import Store
-from serve_kit import browser, chromium_or_skip, running, shots_folder
+from serve_kit import base, chrome, shots_folder  # noqa: F401 (fixtures)
 
 MANIFEST = '''path,role,publisher,title,url,date
 a.md,primary,"Lab<script>window.__pwned='publisher'</script>","<img src=x onerror=""window.__pwned='title'""><script>window.__pwned='title2'</script>",javascript:window.__pwned='url',2025-01-01
@@ -43,18 +43,6 @@ def warehouse(tmp_path_factory, run_cli) -> Path:
         (corpus / name).write_text(text)
     run_cli("ingest", "c", "--db", "w.duckdb", "-q", cwd=tmp, check=True)
     return tmp / "w.duckdb"
-
-
-@pytest.fixture(scope="module")
-def base(warehouse):
-    with running(warehouse) as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chrome():
-    with browser(chromium_or_skip()) as b:
-        yield b
 
 
 def pages(warehouse: Path) -> list[str]:
