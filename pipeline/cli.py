@@ -66,6 +66,7 @@ PROGRESS_THRESHOLD = 5       # "more than a handful of files"
 DEFAULT_TIMEOUT = 300.0      # pipeline.run.DEFAULT_TIMEOUT (not imported: keeps --help fast)
 SQL_TIMEOUT = 120.0          # seconds `claims sql` lets a query run by default
 SQL_TABLE_ROWS = 100_000     # rows a table or Markdown result holds (data formats stream)
+SERVE_SQL_TIMEOUT = 10.0     # pipeline.serve.app.SQL_TIMEOUT (not imported: keeps --help fast)
 
 
 class UserError(Exception):
@@ -745,7 +746,7 @@ def serve_cmd(
                                   "(the pages answer anyone who can reach it)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on."),
     sql_timeout: float = typer.Option(
-        10.0, "--sql-timeout", min=0,
+        SERVE_SQL_TIMEOUT, "--sql-timeout", min=0,
         help="Seconds a query of the SQL page may run before it is stopped (0: no limit)."),
     debug: bool = DebugOption,
 ) -> None:

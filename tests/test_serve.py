@@ -261,3 +261,10 @@ def test_user_errors_are_one_line(run_cli, tmp_path, warehouse):
         proc = run_cli("serve", "--db", str(warehouse), "--port", str(port), cwd=REPO)
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"error: cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
+def test_the_command_default_time_limit_is_the_app_one():
+    from pipeline.cli import SERVE_SQL_TIMEOUT
+    from pipeline.serve.app import SQL_TIMEOUT
+
+    assert SERVE_SQL_TIMEOUT == SQL_TIMEOUT

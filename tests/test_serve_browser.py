@@ -96,6 +96,7 @@ def test_apply_a_facet_then_open_a_trace(page, base, shots, warehouse):
     page.wait_for_url(re.compile(f"/claims/{cid}$"))
     assert page.inner_text("#trace h2 .figure") == surface
     assert page.inner_text("#trace .main-quote mark") == surface
+    page.click("#story summary")
     assert page.locator("#story pre").inner_text().strip().startswith("story")
     shoot(page, shots, "trace")
 
@@ -113,6 +114,11 @@ def test_trace_of_a_linked_secondary_figure(page, base, shots, warehouse):
     assert steps.first.locator("mark").count() == 2
     box = [steps.first.locator(".pair > div").nth(i).bounding_box() for i in (0, 1)]
     assert box[0]["y"] == box[1]["y"] and box[0]["x"] < box[1]["x"]
+    # the story: the chain from its first appearance down to this figure, each linked
+    chain = [x["id"] for x in want["story"]["path"]]
+    links = page.locator("#story-path li a.claim")
+    assert [a.get_attribute("href") for a in links.all()] == [f"/claims/{x}" for x in chain]
+    assert len(chain) > 1 and chain[-1] == cid
     shoot(page, shots, "trace-linked")
 
 
