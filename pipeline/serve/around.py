@@ -4,7 +4,8 @@
 `claims trace` loads all of it. A page has to answer in a fraction of a second on a large
 warehouse, so ``record_around`` loads only what those functions look at for one claim:
 
-* every document's metadata (no text), which attribution matches the claim's source on;
+* the metadata (no text) of every document when one of those claims names its source
+  (attribution matches on all of them), else of their own documents;
 * the claim's document with its text (the quote is cut from it);
 * the claims of that document and every claim of their clusters (the story's selection);
 * every link touching those claims, and the claims at the other end of those links;
@@ -48,10 +49,6 @@ def record_around(store: Store, claim_id: str) -> tuple[str, Record]:
     cid = resolve_claim(store, claim_id)
     con = store.con
     rec = Record(db_path=str(store.path))
-    for r in con.execute(f"SELECT {_DOC_COLS} FROM documents ORDER BY path, id").fetchall():
-        d = DocInfo(*r)
-        d.published = _date(d.published)
-        rec.docs[d.id] = d
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _serve_ids AS "
         "WITH seed AS (SELECT id FROM claims WHERE doc_id = (SELECT doc_id FROM claims "
@@ -82,6 +79,16 @@ def record_around(store: Store, claim_id: str) -> tuple[str, Record]:
     finally:
         con.execute("DROP TABLE IF EXISTS _serve_ids")
     rec.findings = {c.id: list(c.findings) for c in rec.claims.values() if c.findings}
+    # attribution (a claim naming its source) matches against every document; otherwise
+    # only the documents of the claims loaded are looked up
+    cited = any(c.asserted_by for c in rec.claims.values())
+    where = "" if cited else " WHERE id IN (SELECT unnest(CAST($ids AS VARCHAR[])))"
+    params = {} if cited else {"ids": sorted({c.doc_id for c in rec.claims.values()})}
+    for r in con.execute(f"SELECT {_DOC_COLS} FROM documents{where} ORDER BY path, id",
+                         params).fetchall():
+        d = DocInfo(*r)
+        d.published = _date(d.published)
+        rec.docs[d.id] = d
     doc = rec.docs.get(rec.claims[cid].doc_id)
     if doc is not None:
         doc.text = con.execute("SELECT text FROM documents WHERE id = ?", [doc.id]).fetchone()[0]
