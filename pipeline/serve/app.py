@@ -214,16 +214,15 @@ class Server:
 
     # --- check --------------------------------------------------------------------------
     def check(self, request: Request) -> Response:
-        from pipeline.check import read_claim
-        from pipeline.check_sql import check_query
+        from pipeline.check import check
 
         text = (request.query_params.get("q") or "").strip()
         verdict = None
         if text:
-            # what pipeline.check.check does, on this server's connection (a second
-            # connection to the same file in one process would clash with its settings)
+            # on this server's connection: a second one to the same file in one process
+            # would clash with its locked settings
             with self.cursor() as cur:
-                verdict = check_query(read_claim(text), cur)
+                verdict = check(text, store=cur)
         return self.page("check.html", text=text, v=verdict, nav="check")
 
     # --- sql ----------------------------------------------------------------------------
