@@ -8,8 +8,10 @@ copy with its own numbers and names, so its own document) and ingested with the 
 `claims ingest`. It then starts the real `claims serve` on a free loopback port and asks
 each page ``--repeat`` times (after one warm-up request; pages about one claim or one
 document take a different one each time, so nothing is answered from a warm cache of the
-same rows), and prints p50, p95 and the largest time per page, the response size, and
-the server's resident memory (now and at its peak) against the warehouse's size on disk.
+same rows), and prints p50, p95 and the largest time per page, the CPU time the server
+spent per request (a figure that depends less than wall time on other work on the
+machine), the response size, and the server's resident memory (now and at its peak)
+against the warehouse's size on disk.
 Only loopback is contacted; every loop is bounded by --repeat.
 """
 from __future__ import annotations
@@ -82,6 +84,12 @@ def rss_mb(pid: int) -> tuple[float, float]:
     return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def sample(db: Path, n: int) -> dict[str, list[str]]:
     """Ids to ask about: distinct claims (primary and not), documents, headlines."""
     from pipeline.store import Store
@@ -133,7 +141,6 @@ def pages(s: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
 
 
 def measure(client, addresses: list[str], repeat: int) -> tuple[list[float], int]:
-    client.get(addresses[-1])                       # warm-up, not counted
     times, size = [], 0
     for i in range(repeat):
         t = time.perf_counter()
@@ -174,8 +181,11 @@ def main() -> None:
         rows = []
         with httpx.Client(base_url=base, timeout=120) as client:
             for name, addresses in pages(ids):
+                client.get(addresses[-1])                   # warm-up, not counted
+                cpu0 = cpu_s(proc.pid)
                 times, size = measure(client, addresses, args.repeat)
-                rows.append((name, statistics.median(times), p95(times), max(times), size))
+                cpu = (cpu_s(proc.pid) - cpu0) * 1000 / args.repeat
+                rows.append((name, statistics.median(times), p95(times), max(times), cpu, size))
                 print(f"  {name}: p95 {rows[-1][2]:.0f} ms", file=sys.stderr, flush=True)
         now, peak = rss_mb(proc.pid)
     finally:
@@ -184,11 +194,11 @@ def main() -> None:
     print(f"\nwarehouse: {n_docs:,} documents, {n_claims:,} claims, {n_links:,} links, "
           f"{db.stat().st_size / 1e6:.0f} MB on disk; {args.repeat} requests per page, "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}\n")
-    print("| page | p50 ms | p95 ms | max ms | ≤ 300 ms at p95 | response KB |")
-    print("|---|---:|---:|---:|:---:|---:|")
-    for name, p50, p, mx, size in rows:
+    print("| page | p50 ms | p95 ms | max ms | ≤ 300 ms at p95 | server CPU ms/request | response KB |")
+    print("|---|---:|---:|---:|:---:|---:|---:|")
+    for name, p50, p, mx, cpu, size in rows:
         print(f"| {name} | {p50:.0f} | {p:.0f} | {mx:.0f} | {'yes' if p <= TARGET_MS else 'no'} "
-              f"| {size / 1024:.0f} |")
+              f"| {cpu:.0f} | {size / 1024:.0f} |")
     print(f"\nserver memory: {start_rss:.0f} MB resident after start, {now:.0f} MB after the "
           f"run, {peak:.0f} MB at its peak (warehouse file: {db.stat().st_size / 1e6:.0f} MB)")
 
