@@ -152,6 +152,7 @@ def test_trace_page(web, warehouse, run_cli):
     assert short.status_code == 302 and short.headers["location"] == f"/claims/{cid}"
     missing = web.get("/claims/ffffffffffffffffffff")
     assert missing.status_code == 404 and "no claim with id" in missing.text
+    assert "<h2>404</h2>" in missing.text and "<title>Error 404" in missing.text
 
 
 def test_document_page_highlights_claims_and_pages(web, warehouse):

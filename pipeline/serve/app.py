@@ -272,7 +272,7 @@ class Server:
                         headers={**HEADERS, "Cache-Control": "max-age=3600"})
 
     def error(self, status: int, message: str) -> HTMLResponse:
-        return self.page("error.html", status=status, status_code=status, message=message)
+        return self.page("error.html", status=status, code=status, message=message)
 
 
 def _has_table(cur: Store, name: str) -> bool:
