@@ -15,7 +15,7 @@ import pytest
 from markupsafe import escape
 
 from conftest import REPO
-from pipeline.report.record import open_record
+from pipeline.record import open_record
 from pipeline.serve.around import trace_of
 from pipeline.store import Store
 from pipeline.trace import trace

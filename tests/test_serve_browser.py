@@ -15,7 +15,7 @@ import pytest
 
 from conftest import REPO
 from pipeline.check import check
-from pipeline.report.record import open_record
+from pipeline.record import open_record
 from pipeline.store import Store
 from pipeline.trace import trace
 from serve_kit import base, chrome, shots_folder  # noqa: F401 (fixtures)

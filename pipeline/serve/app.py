@@ -57,7 +57,7 @@ def _url(path: str, params: dict[str, Any] | None = None) -> str:
 
 def _environment() -> Environment:
     from pipeline.output import scalar
-    from pipeline.report.words import fmt_number, safe_url, scope_words
+    from pipeline.words import fmt_number, safe_url, scope_words
 
     env = Environment(loader=PackageLoader("pipeline.serve", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True),

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from pipeline.check import Query, Verdict
 from pipeline.model import Claim, Link
-from pipeline.report.record import _DOC_COLS, DocInfo, Record, _date
+from pipeline.record import _DOC_COLS, DocInfo, Record, _date
 from pipeline.store import CLAIM_COLUMNS, Store
 from pipeline.trace import Trace, TraceError, trace
 
