@@ -66,6 +66,7 @@ PROGRESS_THRESHOLD = 5       # "more than a handful of files"
 DEFAULT_TIMEOUT = 300.0      # pipeline.run.DEFAULT_TIMEOUT (not imported: keeps --help fast)
 SQL_TIMEOUT = 120.0          # seconds `claims sql` lets a query run by default
 SQL_TABLE_ROWS = 100_000     # rows a table or Markdown result holds (data formats stream)
+SERVE_SQL_TIMEOUT = 10.0     # pipeline.serve.app.SQL_TIMEOUT (not imported: keeps --help fast)
 
 
 class UserError(Exception):
@@ -546,7 +547,7 @@ def export(
     debug: bool = DebugOption,
 ) -> None:
     """Write a table out as JSON lines, CSV or Parquet, or a graph as GraphML, GEXF or JSON."""
-    from pipeline.output import write_csv
+    from pipeline.output import write_records
 
     _State.debug = _State.debug or debug
     if kind is ExportKind.graph:
@@ -573,25 +574,18 @@ def export(
                 raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
             return
         cur = store.cursor_for(EXPORT_SQL[kind])
-        columns = [d[0] for d in cur.description]
-        json_cols = {i for i, d in enumerate(cur.description) if str(d[1]).upper() == "JSON"}
-        rows = _batches(cur)
         try:
             fh = output.open("w", encoding="utf-8", newline="") if output else sys.stdout
         except OSError as exc:
             raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
         try:
-            if fmt is ExportFormat.csv:
-                write_csv(fh, columns, rows)
-            elif kind is ExportKind.links:
-                for row in rows:
+            if kind is ExportKind.links and fmt is not ExportFormat.csv:
+                columns = [d[0] for d in cur.description]
+                for row in _batches(cur):
                     fh.write(json.dumps(_link_line(columns, row), default=_json_default,
                                         ensure_ascii=False) + "\n")
             else:
-                for row in rows:
-                    obj = {c: (json.loads(v) if i in json_cols and isinstance(v, str) else v)
-                           for i, (c, v) in enumerate(zip(columns, row))}
-                    fh.write(json.dumps(obj, default=_json_default, ensure_ascii=False) + "\n")
+                write_records(fh, cur, fmt.value)
         finally:
             if output:
                 fh.close()
@@ -648,11 +642,9 @@ def _link_line(columns: list[str], row: tuple) -> dict[str, Any]:
 
 
 def _batches(cur, size: int = 2000) -> Iterable[tuple]:
-    while True:
-        chunk = cur.fetchmany(size)
-        if not chunk:
-            return
-        yield from chunk
+    from pipeline.output import fetch_batches
+
+    return fetch_batches(cur, size)
 
 
 def _json_default(value: Any) -> Any:
@@ -742,6 +734,30 @@ def check_cmd(
     code = VERDICT_EXIT.get(verdict.verdict, 1)
     if code:
         raise typer.Exit(code)
+
+
+# --- serve --------------------------------------------------------------------------------
+
+@app.command("serve")
+def serve_cmd(
+    db: Optional[str] = DbOption,
+    host: str = typer.Option("127.0.0.1", "--host",
+                             help="Address to listen on; anything but loopback is warned about "
+                                  "(the pages answer anyone who can reach it)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on."),
+    sql_timeout: float = typer.Option(
+        SERVE_SQL_TIMEOUT, "--sql-timeout", min=0,
+        help="Seconds a query of the SQL page may run before it is stopped (0: no limit)."),
+    debug: bool = DebugOption,
+) -> None:
+    """Browse, filter and check the warehouse in a web browser (local and read-only)."""
+    from pipeline.serve import run
+
+    _State.debug = _State.debug or debug
+    try:
+        run(db, host, port, sql_timeout)
+    except OSError as exc:      # the port is taken, the address is not this machine's
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or one_line(exc)}") from None
 
 
 # --- extract, explain: one text, no database -------------------------------------------------

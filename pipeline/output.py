@@ -158,3 +158,29 @@ def write_json(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple]) -> No
 def write_jsonl(fh: IO[str], columns: Sequence[str], rows: Iterable[tuple]) -> None:
     for row in rows:
         fh.write(json.dumps(dict(zip(columns, row)), default=json_default, ensure_ascii=False) + "\n")
+
+
+def fetch_batches(cur, size: int = 2000) -> Iterable[tuple]:
+    """The rows of a DuckDB cursor, fetched ``size`` at a time (memory bounded by a batch)."""
+    while True:
+        chunk = cur.fetchmany(size)
+        if not chunk:
+            return
+        yield from chunk
+
+
+def write_records(fh: IO[str], cur, fmt: str) -> None:
+    """A query's rows as CSV (``fmt`` "csv") or JSON lines, streamed in batches. `claims
+    export` and the export links of `claims serve` both write through this, so a filter's
+    file has the same bytes either way; a JSON column (DuckDB type JSON, e.g. a document's
+    ``meta``) is an object in a JSON line, not a string holding one."""
+    columns = [d[0] for d in cur.description]
+    rows = fetch_batches(cur)
+    if fmt == "csv":
+        write_csv(fh, columns, rows)
+        return
+    json_cols = {i for i, d in enumerate(cur.description) if str(d[1]).upper() == "JSON"}
+    for row in rows:
+        obj = {c: (json.loads(v) if i in json_cols and isinstance(v, str) else v)
+               for i, (c, v) in enumerate(zip(columns, row))}
+        fh.write(json.dumps(obj, default=json_default, ensure_ascii=False) + "\n")

@@ -99,8 +99,12 @@ def _phrase(ln: Link, me: str) -> str:
     }.get(ln.relation, ln.relation)
 
 
-def trace(claim_id: str, record: Record) -> Trace:
-    """Everything the record says about one figure."""
+def trace(claim_id: str, record: Record, checker=None) -> Trace:
+    """Everything the record says about one figure. ``checker`` judges a figure outside
+    primary documents (``judge_stored`` reads its ``record`` and calls its ``check``);
+    by default a ``Checker`` over ``record``, which must then hold every primary figure.
+    A caller holding only part of the record (``claims serve``) passes one that checks
+    against the warehouse."""
     from pipeline.check import Checker, judge_stored
     from pipeline.link.attribution import SourceIndex
 
@@ -137,7 +141,7 @@ def trace(claim_id: str, record: Record) -> Trace:
                          key=lambda t: (t[1].order_key(), t[0].start))
     verdict = None
     if d.role != "primary":
-        verdict = judge_stored(Checker(record), c)
+        verdict = judge_stored(checker or Checker(record), c)
     from pipeline.graph import claim_story
 
     return Trace(c, d, record.quote(c), record.findings_of(c.id), c.asserted_by, cited, steps,

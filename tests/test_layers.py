@@ -34,6 +34,7 @@ STAGES = (
     ("pipeline.checker", 5), ("pipeline.check", 5), ("pipeline.check_sql", 5), ("pipeline.run", 5),
     ("pipeline.report", 6), ("pipeline.trace", 6), ("pipeline.graph", 6), ("pipeline.output", 6),
     ("pipeline.cli", 7), ("pipeline.api", 7), ("pipeline.explain", 7), ("pipeline.clidoc", 7),
+    ("pipeline.serve", 7),
 )
 STAGE_NAMES = ("shared", "ingest", "extract", "link", "store", "check", "report", "cli")
 
