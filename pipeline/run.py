@@ -743,12 +743,13 @@ def roles_line(inferred: list[tuple[str, str]]) -> str:
             "a sources.csv row sets a role")
 
 
-def link_store(store: Store, full: bool = False) -> LinkReport | None:
+def link_store(store: Store, full: bool = False, partitioned: bool = False) -> LinkReport | None:
     """Link what changed since the last link, or everything with ``full``.
 
     Returns None when nothing is pending (every file was skipped): nothing is relinked.
     Falls back to a full link when the database holds claims without stored keys (it was
-    written before linking existed) or removed claims had none.
+    written before linking existed) or removed claims had none. ``partitioned``: a full
+    link runs partition by partition in bounded memory (``pipeline.link_parts``).
     """
     started = time.perf_counter()
     pending = store.pending()
@@ -757,6 +758,10 @@ def link_store(store: Store, full: bool = False) -> LinkReport | None:
     report = None
     if not (full or pending.full or store.needs_full_link()):
         report = _link_incremental(store, pending)
+    if report is None and partitioned:
+        from pipeline.link_parts import link_partitioned
+
+        report = link_partitioned(store)
     if report is None:
         report = _link_full(store)
     report.totals = store.link_totals()
