@@ -114,6 +114,17 @@ def ingest(
         DEFAULT_TIMEOUT, "--timeout", min=0,
         help="Seconds a worker may spend on one file before it is abandoned and recorded "
              "as an error (0: no limit)."),
+    ray: Optional[str] = typer.Option(
+        None, "--ray", is_flag=False, flag_value="local", metavar="[ADDRESS]",
+        help="Parse and extract on a Ray cluster (pip install 'claims[ray]'): ADDRESS is "
+             "auto, HOST:PORT or ray://HOST:PORT (write --ray=ADDRESS); without one a local "
+             "Ray with this machine's cores. Files must be at the same path on every node "
+             "(docs/scale.md)."),
+    ray_shards: Optional[Path] = typer.Option(
+        None, "--ray-shards",
+        help="With --ray: folder the workers write their Parquet shards to, on a file system "
+             "every node and this machine share (default: a temporary folder beside the "
+             "database, removed afterwards)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary lines."),
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="List each document whose role was inferred."),
@@ -151,7 +162,11 @@ def ingest(
     if workers is None:
         workers = default_workers()
     configure(Limits.from_flags(max_file_mb, max_pdf_pages, max_inflate_mb))
-    paths, urls = _split_sources(sources or [], urls_file)
+    sources, ray = _ray_address(sources or [], ray)
+    paths, urls = _split_sources(sources, urls_file)
+    if ray is not None and (urls or dry_run):
+        raise UserError("--ray ingests files and folders; web addresses and --dry-run run "
+                        "without it")
     missing = [str(p) for p in paths if not _lexists(p)]
     if missing:
         raise UserError(f"no such file or folder: {', '.join(missing)}")
@@ -166,7 +181,8 @@ def ingest(
     else:
         with Store.open(db) as store:
             summary, link_failed = _ingest_and_link(store, paths, urls, web, force, workers,
-                                                    timeout, follow_links, quiet, verbose, no_link)
+                                                    timeout, follow_links, quiet, verbose, no_link,
+                                                    ray, ray_shards)
     errors = [o for o in summary.outcomes if o.status == "error"]
     for o in errors[:20]:
         _err(f"{o.path}: {o.reason}")
@@ -182,16 +198,38 @@ def ingest(
         raise typer.Exit(1)
 
 
+def _ray_address(sources: list[str], ray: str | None) -> tuple[list[str], str | None]:
+    """``--ray PATH`` reads PATH as the option's value: a value that is no Ray address
+    (auto, local, HOST:PORT, ray://...) but names a file or folder is a source again."""
+    if ray is None or ray in ("auto", "local") or ":" in ray:
+        return sources, ray
+    if _lexists(Path(ray)):
+        return [ray, *sources], "local"
+    raise UserError(f"--ray {ray}: not a Ray address (auto, HOST:PORT or ray://HOST:PORT) "
+                    "nor a file or folder")
+
+
 def _ingest_and_link(store, paths, urls, web, force, workers, timeout, follow_links, quiet,
-                     verbose, no_link):
+                     verbose, no_link, ray=None, ray_shards=None):
     """Ingest into ``store`` and link what changed -> (summary, whether linking failed)."""
     from pipeline.run import ingest_paths, link_store
 
     with _Progress(enabled=not quiet) as bar:
-        summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
-                               follow_links=follow_links, urls=urls, web=web,
-                               on_total=bar.start if bar.enabled else None,
-                               progress=bar.advance)
+        if ray is not None:
+            from pipeline.ray_ingest import RayUnavailable, ingest_ray
+
+            try:
+                summary = ingest_ray(paths, store, address=ray, force=force,
+                                     follow_links=follow_links, shards=ray_shards,
+                                     on_total=bar.start if bar.enabled else None,
+                                     progress=bar.advance)
+            except RayUnavailable as exc:
+                raise UserError(str(exc)) from None
+        else:
+            summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
+                                   follow_links=follow_links, urls=urls, web=web,
+                                   on_total=bar.start if bar.enabled else None,
+                                   progress=bar.advance)
     if not quiet:
         _print_replacements(summary)
     if no_link:
