@@ -235,7 +235,7 @@ def _ingest_and_link(store, paths, urls, web, force, workers, timeout, follow_li
     if no_link:
         return summary, False
     try:
-        report = link_store(store)
+        report = link_store(store, partitioned=ray is not None)
     except Exception as exc:
         if _State.debug:
             raise
@@ -390,6 +390,10 @@ def link_cmd(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line."),
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="List each document whose inferred role changed."),
+    partitioned: bool = typer.Option(
+        False, "--partitioned",
+        help="Link a group of subjects at a time from the database, in bounded memory "
+             "(the same links; for warehouses too large to hold in memory, docs/scale.md)."),
     debug: bool = DebugOption,
 ) -> None:
     """Relink every stored claim (after changing vocabularies or the link stage)."""
@@ -400,7 +404,7 @@ def link_cmd(
     if not resolve_db(db).is_file():
         raise UserError(f"no database at {resolve_db(db)} (run `claims ingest` first, or pass --db)")
     with Store.open(db) as store:
-        report = link_store(store, full=True)
+        report = link_store(store, full=True, partitioned=partitioned)
     _print_link_report(report, quiet, verbose)
 
 

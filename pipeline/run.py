@@ -749,12 +749,17 @@ def link_store(store: Store, full: bool = False, partitioned: bool = False) -> L
     Returns None when nothing is pending (every file was skipped): nothing is relinked.
     Falls back to a full link when the database holds claims without stored keys (it was
     written before linking existed) or removed claims had none. ``partitioned``: a full
-    link runs partition by partition in bounded memory (``pipeline.link_parts``).
+    link runs partition by partition in bounded memory (``pipeline.link_parts``), and so
+    does the link after an ingest that added at least half of the documents (an
+    incremental link would hold all of them).
     """
     started = time.perf_counter()
     pending = store.pending()
     if not full and pending.empty:
         return None
+    if partitioned and pending.added and not full:
+        n_docs = store.query("SELECT count(*) FROM documents")[1][0][0]
+        full = 2 * len(pending.added) >= n_docs
     report = None
     if not (full or pending.full or store.needs_full_link()):
         report = _link_incremental(store, pending)

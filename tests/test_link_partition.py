@@ -116,3 +116,15 @@ def test_partitioned_link_through_link_store_and_again(warehouse, tmp_path):
 def test_batches_cut_runs_by_weight():
     assert list(_batches([("a", 2), ("b", 2), ("c", 5), ("d", 1)], 4)) == [["a", "b"], ["c"], ["d"]]
     assert list(_batches([], 4)) == []
+
+
+def test_cli_link_partitioned(warehouse, tmp_path, run_cli):
+    """`claims link --partitioned` (the real CLI) stores what `claims link` stores."""
+    one, parts = _copy(warehouse, tmp_path, "one.duckdb"), _copy(warehouse, tmp_path, "parts.duckdb")
+    a = run_cli("link", "--db", str(one), "-q", cwd=tmp_path, check=True)
+    b = run_cli("link", "--partitioned", "--db", str(parts), "-q", cwd=tmp_path, check=True)
+    assert b.stdout.startswith("linked (full,")
+    strip = lambda out: out.split(" in ")[0] + out.split(" s: ", 1)[1]   # noqa: E731 (no time)
+    assert strip(a.stdout) == strip(b.stdout)
+    with Store.open(one, read_only=True) as s1, Store.open(parts, read_only=True) as s2:
+        assert _state(s1) == _state(s2)

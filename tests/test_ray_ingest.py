@@ -113,8 +113,8 @@ def test_changed_file_replaces_its_document(local_ray, tmp_path):
 
 
 def test_cli_ray_option(local_ray, run_cli, tmp_path):
-    """`claims ingest --ray PATH`: PATH is a source, not an address (a local Ray starts in
-    the subprocess); a value that is neither is refused in one line."""
+    """`claims ingest --ray=ADDRESS` joins the Ray at ADDRESS (this session's); `--ray PATH`
+    reads PATH as a source; a value that is neither is refused in one line."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "a.md").write_text("# A\n\nOrca-70B reaches 1,240 tokens/s per user on one "
@@ -122,6 +122,12 @@ def test_cli_ray_option(local_ray, run_cli, tmp_path):
     db = tmp_path / "cli.duckdb"
     bad = run_cli("ingest", "--ray", "no-such-thing", str(folder), "--db", str(db), cwd=tmp_path)
     assert bad.returncode != 0 and "not a Ray address" in bad.stderr
-    ok = run_cli("ingest", "--ray", str(folder), "--db", str(db), "-q", cwd=tmp_path)
+    address = ray.get_runtime_context().gcs_address
+    ok = run_cli("ingest", f"--ray={address}", str(folder), "--db", str(db), "-q", cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
     assert "1 files: 1 new" in ok.stdout and "1 claims" in ok.stdout
+    (folder / "b.md").write_text("# B\n\nOrca-70B reaches 1,240 tokens/s per user on two "
+                                 "H200.\n", encoding="utf-8")
+    again = run_cli("ingest", "--ray", str(folder), "--db", str(db), "-q", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "2 files: 1 new, 1 skipped" in again.stdout
