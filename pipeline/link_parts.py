@@ -42,10 +42,10 @@ def link_partitioned(store: Store, max_claims: int = DEFAULT_MAX_CLAIMS):
     """Relink the whole record partition by partition -> ``run.LinkReport`` ("full")."""
     from pipeline.link import _sources
     from pipeline.link.keys import subject_of_key
-    from pipeline.link.partition import (link_documents, link_subjects, misattributions,
-                                         with_misattribution)
+    from pipeline.link.partition import (FIGURE_COLUMNS, document_part, link_documents,
+                                         link_subjects, misattributions, with_misattribution)
     from pipeline.link.roles import resolve_role
-    from pipeline.run import LinkReport, _by_doc, _doc_metas, _infer_roles
+    from pipeline.run import LinkReport, _by_doc, _doc_metas, _infer_roles, claim_keys
 
     started = time.perf_counter()
     metas, _, stored = _doc_metas(store)
@@ -67,7 +67,7 @@ def link_partitioned(store: Store, max_claims: int = DEFAULT_MAX_CLAIMS):
         mis: set[str] = set()
         for bys in _batches(credited, max_claims):
             docs = {d for by in bys for d in sources.resolve(by, strict=True)}
-            claims = list(store.iter_claims(docs=docs, asserted_by=bys))
+            claims = list(store.iter_claims(docs=docs, asserted_by=bys, columns=FIGURE_COLUMNS))
             mis |= misattributions(claims, sources, set(bys))
             del claims
 
@@ -82,9 +82,9 @@ def link_partitioned(store: Store, max_claims: int = DEFAULT_MAX_CLAIMS):
             for d in chunk:
                 roles[d] = inferred.get(d) or resolve_role(metas[d], by_doc.get(d, ()))
             changed.update({d: r[0] for d, r in inferred.items() if stored[d] != r})
-            result = link_documents(claims, metas, roles, sources)
-            keys = [(c.id, c.doc_id, result.keys[c.id], subject_of_key(result.keys[c.id]))
-                    for c in claims]
+            keys = [(cid, c.doc_id, k, s) for c, (cid, k, s) in zip(claims, claim_keys(claims))]
+            result = link_documents(document_part(claims, (k[3] for k in keys)), metas, roles,
+                                    sources)
             findings = {}
             for c, k in zip(claims, keys):
                 if k[3] is None:

@@ -922,13 +922,16 @@ class Store:
     def iter_claims(self, docs: Iterable[str] | None = None, subjects: Iterable[str] = (),
                     siblings: tuple[Iterable[str], str, str] | None = None,
                     asserted_by: Iterable[str] = (), batch_rows: int = 20000,
-                    ids: Iterable[str] = ()) -> Iterator[Claim]:
+                    ids: Iterable[str] = (), columns: Sequence[str] | None = None
+                    ) -> Iterator[Claim]:
         """Stored claims as records, fetched in Arrow batches, in (doc_id, start, end, id)
         order. All of them; or, with ``docs`` given, every claim of those documents, the
         claims on ``subjects``, the claims of family and scope ``siblings[1:]`` in the
         documents ``siblings[0]``, the claims crediting a source in ``asserted_by`` and
-        the claims ``ids``."""
-        cols = ", ".join("c." + _q(c) for c in CLAIM_COLUMNS)
+        the claims ``ids``. ``columns`` (the required fields among them) fetches only
+        those; the others keep their defaults."""
+        names = list(columns or CLAIM_COLUMNS)
+        cols = ", ".join("c." + _q(c) for c in names)
         sib_docs, sib_family, sib_scope = siblings or ((), "", "")
         where, params = "", []
         if docs is not None:
@@ -945,6 +948,11 @@ class Store:
                 f'SELECT {cols} FROM claims c{where} ORDER BY c.doc_id, c.start, c."end", c.id',
                 params=params or None)
             reader = (getattr(rel, "to_arrow_reader", None) or rel.fetch_arrow_reader)(batch_rows)
+            if columns is not None:
+                for batch in reader:
+                    for values in zip(*batch.to_pydict().values()):
+                        yield Claim(**dict(zip(names, values)))
+                return
             findings = CLAIM_COLUMNS.index("findings")
             for batch in reader:
                 for values in zip(*batch.to_pydict().values()):   # columns in Claim order
