@@ -40,7 +40,8 @@ LOCAL = "local"      # --ray without an address: a Ray started here with this ma
 
 
 class RayUnavailable(Exception):
-    """Ray is not installed, or the cluster cannot be reached (a message for the user)."""
+    """Ray is not installed, the cluster cannot be reached, the job failed, or the shard
+    folder is not one (a message for the user)."""
 
 
 def file_rows(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -185,6 +186,10 @@ def ingest_ray(paths: Iterable[Path], store: Store, *, address: str | None = Non
     summary = Summary()
     if on_total:
         on_total(sum(1 for f in walk(paths, follow_links) if f.kind != MANIFEST))
+    if shards is not None and shards.exists():
+        if not shards.is_dir() or any(not p.name.startswith("table=") for p in shards.iterdir()):
+            raise RayUnavailable(f"--ray-shards {shards}: holds files that are not shards of an "
+                                 "earlier run; give a new or empty folder")
     run = _Ingest(store, summary, force, progress or (lambda n, p: None))
     jobs = list(run.jobs(walk(paths, follow_links)))
     connected = False
@@ -194,8 +199,13 @@ def ingest_ray(paths: Iterable[Path], store: Store, *, address: str | None = Non
         if jobs:
             connected = _connect(address)
             if not own and folder.exists():
-                shutil.rmtree(folder)
-            _map(jobs, folder)
+                shutil.rmtree(folder)      # an earlier run's shards (checked above)
+            try:
+                _map(jobs, folder)
+            except Exception as exc:
+                raise RayUnavailable(f"the Ray job failed, nothing was stored: "
+                                     f"{type(exc).__name__}: {' '.join(str(exc).split())[:500]}"
+                                     ) from exc
         for n, stored, reason, trace in read_shards(folder, len(jobs)):
             job = jobs[n]
             if stored is None:

@@ -131,3 +131,20 @@ def test_cli_ray_option(local_ray, run_cli, tmp_path):
     again = run_cli("ingest", "--ray", str(folder), "--db", str(db), "-q", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "2 files: 1 new, 1 skipped" in again.stdout
+
+
+def test_shards_folder_holding_other_files_is_refused(tmp_path):
+    """--ray-shards empties an earlier run's shards, never a folder of other files."""
+    from pipeline.ray_ingest import RayUnavailable
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nOrca-70B reaches 1,240 tokens/s.\n", encoding="utf-8")
+    shards = tmp_path / "mine"
+    shards.mkdir()
+    (shards / "keep.txt").write_text("mine", encoding="utf-8")
+    with Store.open(tmp_path / "s.duckdb") as store:
+        with pytest.raises(RayUnavailable, match="not shards"):
+            ingest_ray([folder], store, shards=shards)
+        assert store.query("SELECT count(*) FROM documents")[1] == [(0,)]
+    assert (shards / "keep.txt").read_text(encoding="utf-8") == "mine"
