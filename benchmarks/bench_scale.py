@@ -70,11 +70,14 @@ def store_synthetic(store, n: int, chunk: int = CHUNK) -> None:
         store.write_many(batch)
 
 
-def _link(db: str, one_pass: bool) -> None:
+def _link(db: str, one_pass: bool, max_claims: int = 0) -> None:
     """In the child: link, then print the figures as JSON."""
+    import pipeline.link_parts
     from pipeline.run import link_store
     from pipeline.store import Store
 
+    if max_claims:
+        pipeline.link_parts.DEFAULT_MAX_CLAIMS = max_claims
     t0, c0 = time.perf_counter(), time.process_time()
     with Store.open(db) as store:
         report = link_store(store, full=True, partitioned=not one_pass)
@@ -83,6 +86,7 @@ def _link(db: str, one_pass: bool) -> None:
         "cpu_seconds": round(time.process_time() - c0, 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         "claims": report.claims, "links": report.totals.relations,
+        "max_claims": pipeline.link_parts.DEFAULT_MAX_CLAIMS,
         "clusters": report.totals.clusters}))
 
 
@@ -91,10 +95,12 @@ def main() -> None:
     ap.add_argument("--claims", type=int, default=1_000_000, help="claims in the warehouse")
     ap.add_argument("--db", help="warehouse file (default /tmp/claims-scale-N.duckdb)")
     ap.add_argument("--one-pass", action="store_true", help="the one-pass full link instead")
+    ap.add_argument("--max-claims", type=int, default=0,
+                    help="claims a partition (default: link_parts.DEFAULT_MAX_CLAIMS)")
     ap.add_argument("--link-only", help=argparse.SUPPRESS)   # the child's entry
     args = ap.parse_args()
     if args.link_only:
-        _link(args.link_only, args.one_pass)
+        _link(args.link_only, args.one_pass, args.max_claims)
         return
     from pipeline.store import Store
 
@@ -109,10 +115,11 @@ def main() -> None:
         with Store.open(db) as store:
             store_synthetic(store, args.claims)
         print(f"built {db}: {args.claims:,} claims in {time.perf_counter() - t0:.0f} s", flush=True)
-    cmd = [sys.executable, __file__, "--link-only", str(db)] + (["--one-pass"] if args.one_pass else [])
+    cmd = [sys.executable, __file__, "--link-only", str(db), "--max-claims", str(args.max_claims)]
+    cmd += ["--one-pass"] if args.one_pass else []
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     r = json.loads(out.strip().splitlines()[-1])
-    how = "one pass" if args.one_pass else "partitioned"
+    how = "one pass" if args.one_pass else f"partitioned, {r['max_claims']:,} claims a partition"
     print(f"{r['claims']:>11,} claims, link ({how}): {r['seconds']:.1f} s "
           f"({r['cpu_seconds']:.1f} s CPU), peak RSS {r['peak_rss_mb']:,} MB, "
           f"{sum(r['links'].values()):,} links {r['links']}, {r['clusters']:,} clusters")

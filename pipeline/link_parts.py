@@ -20,7 +20,9 @@ from collections.abc import Iterable, Iterator
 
 from pipeline.store import LinkScope, Store, _rollback
 
-DEFAULT_MAX_CLAIMS = 100_000   # claims Python holds per partition (a larger subject is whole)
+# claims Python holds per partition (a larger subject is whole): ~1 GB of records at most,
+# and few enough partitions that DuckDB's scans for them stay a small part of the time
+DEFAULT_MAX_CLAIMS = 250_000
 
 
 def _batches(weights: Iterable[tuple[str, int]], limit: int) -> Iterator[list[str]]:
@@ -38,8 +40,9 @@ def _batches(weights: Iterable[tuple[str, int]], limit: int) -> Iterator[list[st
         yield run
 
 
-def link_partitioned(store: Store, max_claims: int = DEFAULT_MAX_CLAIMS):
-    """Relink the whole record partition by partition -> ``run.LinkReport`` ("full")."""
+def link_partitioned(store: Store, max_claims: int | None = None):
+    """Relink the whole record partition by partition -> ``run.LinkReport`` ("full");
+    ``max_claims`` (default ``DEFAULT_MAX_CLAIMS``) is the size of a partition."""
     from pipeline.link import _sources
     from pipeline.link.keys import subject_of_key
     from pipeline.link.partition import (FIGURE_COLUMNS, document_part, link_documents,
@@ -48,6 +51,7 @@ def link_partitioned(store: Store, max_claims: int = DEFAULT_MAX_CLAIMS):
     from pipeline.run import LinkReport, _by_doc, _doc_metas, _infer_roles, claim_keys
 
     started = time.perf_counter()
+    max_claims = max_claims or DEFAULT_MAX_CLAIMS
     metas, _, stored = _doc_metas(store)
     sources = _sources(metas)
     counts = dict(store.query("SELECT doc_id, count(*) FROM claims GROUP BY doc_id")[1])
