@@ -115,8 +115,8 @@ def ingest(
         help="Seconds a worker may spend on one file before it is abandoned and recorded "
              "as an error (0: no limit)."),
     ray: Optional[str] = typer.Option(
-        None, "--ray", is_flag=False, flag_value="local", metavar="[ADDRESS]",
-        help="Parse and extract on a Ray cluster (pip install 'claims[ray]'): ADDRESS is "
+        None, "--ray", metavar="[ADDRESS]",
+        help="Parse and extract on a Ray cluster (needs Ray Data: the package's ray extra). ADDRESS is "
              "auto, HOST:PORT or ray://HOST:PORT (write --ray=ADDRESS); without one a local "
              "Ray with this machine's cores. Files must be at the same path on every node "
              "(docs/scale.md)."),
@@ -891,12 +891,25 @@ def explain_cmd(
 
 # --- entry point --------------------------------------------------------------------------
 
+def _bare_ray(args: list[str]) -> list[str]:
+    """`ingest --ray [ADDRESS]`: typer has no option with an optional value, so a bare
+    ``--ray`` (the last word, or followed by another option) is read as ``--ray=local``."""
+    out = list(args)
+    for i, a in enumerate(out):
+        if a == "--":
+            break
+        if a == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--ray=local"
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console script: run the app, turning user-fixable errors into one line on stderr."""
     _State.debug = os.environ.get("CLAIMS_DEBUG", "") not in ("", "0") or "--debug" in (argv or sys.argv[1:])
     try:
         # Without standalone mode click returns a command's Exit code instead of exiting.
-        code = app(args=argv, standalone_mode=False)
+        code = app(args=_bare_ray(sys.argv[1:] if argv is None else argv),
+                   standalone_mode=False)
         if isinstance(code, int) and code:
             if code == 130:     # click turned Ctrl-C into an exit code
                 _err("interrupted")

@@ -82,7 +82,7 @@ def _connect(address: str | None) -> bool:
         raise RayUnavailable("--ray needs Ray Data: pip install 'claims[ray]' "
                              "(or pip install 'ray[data]')") from None
     for name in ("ray", "ray.data"):     # Ray's INFO lines would bury the summary
-        logging.getLogger(name).setLevel(logging.WARNING)
+        logging.getLogger(name).setLevel(logging.ERROR)
     if ray.is_initialized():
         return False
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
