@@ -113,8 +113,9 @@ def test_changed_file_replaces_its_document(local_ray, tmp_path):
 
 
 def test_cli_ray_option(local_ray, run_cli, tmp_path):
-    """`claims ingest --ray=ADDRESS` joins the Ray at ADDRESS (this session's); `--ray PATH`
-    reads PATH as a source; a value that is neither is refused in one line."""
+    """`claims ingest --ray=ADDRESS` joins the Ray at ADDRESS (this session's); a bare
+    `--ray` starts a local one; a value that is neither an address nor a path is refused
+    in one line."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "a.md").write_text("# A\n\nOrca-70B reaches 1,240 tokens/s per user on one "
@@ -128,9 +129,20 @@ def test_cli_ray_option(local_ray, run_cli, tmp_path):
     assert "1 files: 1 new" in ok.stdout and "1 claims" in ok.stdout
     (folder / "b.md").write_text("# B\n\nOrca-70B reaches 1,240 tokens/s per user on two "
                                  "H200.\n", encoding="utf-8")
-    again = run_cli("ingest", "--ray", str(folder), "--db", str(db), "-q", cwd=tmp_path)
+    # a bare --ray (here the last word): a local Ray started by the command itself
+    again = run_cli("ingest", str(folder), "--db", str(db), "-q", "--ray", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "2 files: 1 new, 1 skipped" in again.stdout
+
+
+def test_ray_option_value_that_is_a_path_is_a_source(tmp_path):
+    from pipeline.cli import _bare_ray, _ray_address
+
+    assert _ray_address(["b"], str(tmp_path)) == ([str(tmp_path), "b"], "local")
+    assert _ray_address(["b"], "10.1.2.3:6379") == (["b"], "10.1.2.3:6379")
+    assert _bare_ray(["ingest", "--ray", "-q", "x"]) == ["ingest", "--ray=local", "-q", "x"]
+    assert _bare_ray(["ingest", "x", "--ray"]) == ["ingest", "x", "--ray=local"]
+    assert _bare_ray(["ingest", "--ray", "auto"]) == ["ingest", "--ray", "auto"]
 
 
 def test_shards_folder_holding_other_files_is_refused(tmp_path):
