@@ -115,6 +115,17 @@ def ingest(
         DEFAULT_TIMEOUT, "--timeout", min=0,
         help="Seconds a worker may spend on one file before it is abandoned and recorded "
              "as an error (0: no limit)."),
+    ray: Optional[str] = typer.Option(
+        None, "--ray", metavar="[ADDRESS]",
+        help="Parse and extract on a Ray cluster (needs Ray Data: the package's ray extra). ADDRESS is "
+             "auto, HOST:PORT or ray://HOST:PORT (write --ray=ADDRESS); without one a local "
+             "Ray with this machine's cores. Files must be at the same path on every node "
+             "(docs/scale.md)."),
+    ray_shards: Optional[Path] = typer.Option(
+        None, "--ray-shards",
+        help="With --ray: folder the workers write their Parquet shards to, on a file system "
+             "every node and this machine share (default: a temporary folder beside the "
+             "database, removed afterwards)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary lines."),
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="List each document whose role was inferred."),
@@ -152,7 +163,11 @@ def ingest(
     if workers is None:
         workers = default_workers()
     configure(Limits.from_flags(max_file_mb, max_pdf_pages, max_inflate_mb))
-    paths, urls = _split_sources(sources or [], urls_file)
+    sources, ray = _ray_address(sources or [], ray)
+    paths, urls = _split_sources(sources, urls_file)
+    if ray is not None and (urls or dry_run):
+        raise UserError("--ray ingests files and folders; web addresses and --dry-run run "
+                        "without it")
     missing = [str(p) for p in paths if not _lexists(p)]
     if missing:
         raise UserError(f"no such file or folder: {', '.join(missing)}")
@@ -167,7 +182,8 @@ def ingest(
     else:
         with Store.open(db) as store:
             summary, link_failed = _ingest_and_link(store, paths, urls, web, force, workers,
-                                                    timeout, follow_links, quiet, verbose, no_link)
+                                                    timeout, follow_links, quiet, verbose, no_link,
+                                                    ray, ray_shards)
     errors = [o for o in summary.outcomes if o.status == "error"]
     for o in errors[:20]:
         _err(f"{o.path}: {o.reason}")
@@ -183,22 +199,44 @@ def ingest(
         raise typer.Exit(1)
 
 
+def _ray_address(sources: list[str], ray: str | None) -> tuple[list[str], str | None]:
+    """``--ray PATH`` reads PATH as the option's value: a value that is no Ray address
+    (auto, local, HOST:PORT, ray://...) but names a file or folder is a source again."""
+    if ray is None or ray in ("auto", "local") or ":" in ray:
+        return sources, ray
+    if _lexists(Path(ray)):
+        return [ray, *sources], "local"
+    raise UserError(f"--ray {ray}: not a Ray address (auto, HOST:PORT or ray://HOST:PORT) "
+                    "nor a file or folder")
+
+
 def _ingest_and_link(store, paths, urls, web, force, workers, timeout, follow_links, quiet,
-                     verbose, no_link):
+                     verbose, no_link, ray=None, ray_shards=None):
     """Ingest into ``store`` and link what changed -> (summary, whether linking failed)."""
     from pipeline.run import ingest_paths, link_store
 
     with _Progress(enabled=not quiet) as bar:
-        summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
-                               follow_links=follow_links, urls=urls, web=web,
-                               on_total=bar.start if bar.enabled else None,
-                               progress=bar.advance)
+        if ray is not None:
+            from pipeline.ray_ingest import RayUnavailable, ingest_ray
+
+            try:
+                summary = ingest_ray(paths, store, address=ray, force=force,
+                                     follow_links=follow_links, shards=ray_shards,
+                                     on_total=bar.start if bar.enabled else None,
+                                     progress=bar.advance)
+            except RayUnavailable as exc:
+                raise UserError(str(exc)) from None
+        else:
+            summary = ingest_paths(paths, store, workers=workers, force=force, timeout=timeout,
+                                   follow_links=follow_links, urls=urls, web=web,
+                                   on_total=bar.start if bar.enabled else None,
+                                   progress=bar.advance)
     if not quiet:
         _print_replacements(summary)
     if no_link:
         return summary, False
     try:
-        report = link_store(store)
+        report = link_store(store, partitioned=ray is not None)
     except Exception as exc:
         if _State.debug:
             raise
@@ -353,6 +391,10 @@ def link_cmd(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line."),
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="List each document whose inferred role changed."),
+    partitioned: bool = typer.Option(
+        False, "--partitioned",
+        help="Link a group of subjects at a time from the database, in bounded memory "
+             "(the same links; for warehouses too large to hold in memory, docs/scale.md)."),
     debug: bool = DebugOption,
 ) -> None:
     """Relink every stored claim (after changing vocabularies or the link stage)."""
@@ -363,7 +405,7 @@ def link_cmd(
     if not resolve_db(db).is_file():
         raise UserError(f"no database at {resolve_db(db)} (run `claims ingest` first, or pass --db)")
     with Store.open(db) as store:
-        report = link_store(store, full=True)
+        report = link_store(store, full=True, partitioned=partitioned)
     _print_link_report(report, quiet, verbose)
 
 
@@ -865,12 +907,25 @@ def explain_cmd(
 
 # --- entry point --------------------------------------------------------------------------
 
+def _bare_ray(args: list[str]) -> list[str]:
+    """`ingest --ray [ADDRESS]`: typer has no option with an optional value, so a bare
+    ``--ray`` (the last word, or followed by another option) is read as ``--ray=local``."""
+    out = list(args)
+    for i, a in enumerate(out):
+        if a == "--":
+            break
+        if a == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--ray=local"
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console script: run the app, turning user-fixable errors into one line on stderr."""
     _State.debug = os.environ.get("CLAIMS_DEBUG", "") not in ("", "0") or "--debug" in (argv or sys.argv[1:])
     try:
         # Without standalone mode click returns a command's Exit code instead of exiting.
-        code = app(args=argv, standalone_mode=False)
+        code = app(args=_bare_ray(sys.argv[1:] if argv is None else argv),
+                   standalone_mode=False)
         if isinstance(code, int) and code:
             if code == 130:     # click turned Ctrl-C into an exit code
                 _err("interrupted")

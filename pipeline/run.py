@@ -743,20 +743,30 @@ def roles_line(inferred: list[tuple[str, str]]) -> str:
             "a sources.csv row sets a role")
 
 
-def link_store(store: Store, full: bool = False) -> LinkReport | None:
+def link_store(store: Store, full: bool = False, partitioned: bool = False) -> LinkReport | None:
     """Link what changed since the last link, or everything with ``full``.
 
     Returns None when nothing is pending (every file was skipped): nothing is relinked.
     Falls back to a full link when the database holds claims without stored keys (it was
-    written before linking existed) or removed claims had none.
+    written before linking existed) or removed claims had none. ``partitioned``: a full
+    link runs partition by partition in bounded memory (``pipeline.link_parts``), and so
+    does the link after an ingest that added at least half of the documents (an
+    incremental link would hold all of them).
     """
     started = time.perf_counter()
     pending = store.pending()
     if not full and pending.empty:
         return None
+    if partitioned and pending.added and not full:
+        n_docs = store.query("SELECT count(*) FROM documents")[1][0][0]
+        full = 2 * len(pending.added) >= n_docs
     report = None
     if not (full or pending.full or store.needs_full_link()):
         report = _link_incremental(store, pending)
+    if report is None and partitioned:
+        from pipeline.link_parts import link_partitioned
+
+        report = link_partitioned(store)
     if report is None:
         report = _link_full(store)
     report.totals = store.link_totals()

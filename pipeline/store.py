@@ -921,26 +921,38 @@ class Store:
 
     def iter_claims(self, docs: Iterable[str] | None = None, subjects: Iterable[str] = (),
                     siblings: tuple[Iterable[str], str, str] | None = None,
-                    asserted_by: Iterable[str] = (), batch_rows: int = 20000) -> Iterator[Claim]:
+                    asserted_by: Iterable[str] = (), batch_rows: int = 20000,
+                    ids: Iterable[str] = (), columns: Sequence[str] | None = None
+                    ) -> Iterator[Claim]:
         """Stored claims as records, fetched in Arrow batches, in (doc_id, start, end, id)
         order. All of them; or, with ``docs`` given, every claim of those documents, the
         claims on ``subjects``, the claims of family and scope ``siblings[1:]`` in the
-        documents ``siblings[0]``, and the claims crediting a source in ``asserted_by``."""
-        cols = ", ".join("c." + _q(c) for c in CLAIM_COLUMNS)
+        documents ``siblings[0]``, the claims crediting a source in ``asserted_by`` and
+        the claims ``ids``. ``columns`` (the required fields among them) fetches only
+        those; the others keep their defaults."""
+        names = list(columns or CLAIM_COLUMNS)
+        cols = ", ".join("c." + _q(c) for c in names)
         sib_docs, sib_family, sib_scope = siblings or ((), "", "")
         where, params = "", []
         if docs is not None:
             where = (" WHERE c.doc_id IN (SELECT id FROM _docs)"
                      " OR c.id IN (SELECT claim_id FROM claim_keys WHERE subject IN (SELECT id FROM _subjects))"
                      " OR (c.family = ? AND c.scope = ? AND c.doc_id IN (SELECT id FROM _siblings))"
-                     " OR c.asserted_by IN (SELECT id FROM _credits)")
+                     " OR c.asserted_by IN (SELECT id FROM _credits)"
+                     " OR c.id IN (SELECT id FROM _claim_ids)")
             params = [sib_family, sib_scope]
         with self._ids("_docs", docs or ()), self._ids("_subjects", subjects), \
-                self._ids("_siblings", sib_docs), self._ids("_credits", asserted_by):
+                self._ids("_siblings", sib_docs), self._ids("_credits", asserted_by), \
+                self._ids("_claim_ids", ids):
             rel = self.con.sql(
                 f'SELECT {cols} FROM claims c{where} ORDER BY c.doc_id, c.start, c."end", c.id',
                 params=params or None)
             reader = (getattr(rel, "to_arrow_reader", None) or rel.fetch_arrow_reader)(batch_rows)
+            if columns is not None:
+                for batch in reader:
+                    for values in zip(*batch.to_pydict().values()):
+                        yield Claim(**dict(zip(names, values)))
+                return
             findings = CLAIM_COLUMNS.index("findings")
             for batch in reader:
                 for values in zip(*batch.to_pydict().values()):   # columns in Claim order
@@ -981,6 +993,45 @@ class Store:
                             " (src IN (SELECT id FROM _own_claims) OR dst IN (SELECT id FROM _own_claims)))"
                             " OR (relation = 'derives' AND src IN (SELECT id FROM _own_ratios))")
                 con.execute("DELETE FROM clusters WHERE claim_id IN (SELECT id FROM _own_claims)")
+            self.append_links(links, clusters, findings)
+            if roles:
+                con.register("_roles_batch", pa.table({
+                    "id": pa.array(list(roles), pa.string()),
+                    "role": pa.array(list(roles.values()), pa.string())}))
+                con.execute("UPDATE documents SET role = r.role, role_source = 'inferred'"
+                            " FROM _roles_batch r WHERE documents.id = r.id"
+                            " AND (documents.role_source IS NULL OR documents.role_source = 'inferred')")
+            if keys is not None:
+                con.execute("DELETE FROM claim_keys")
+                self.append_keys(keys)
+            if done:
+                con.execute("DELETE FROM link_pending")
+            con.commit()
+        except BaseException:
+            _rollback(con)
+            raise
+        finally:
+            for name in names:
+                self._forget(name)
+
+    def derived_links(self, subjects: Iterable[str]) -> list[Link]:
+        """The stored derived checks (``derives``) of ratio claims on these subjects."""
+        cols = ", ".join("l." + _q(c) for c in LINK_COLUMNS)
+        with self._ids("_subjects", subjects):
+            rows = self.con.execute(
+                f"SELECT {cols} FROM links l WHERE l.relation = 'derives' AND l.src IN"
+                " (SELECT claim_id FROM claim_keys WHERE subject IN (SELECT id FROM _subjects))"
+                " ORDER BY l.src, l.dst").fetchall()
+        return [Link(*r) for r in rows]
+
+    def append_links(self, links: list[Link], clusters: list[tuple[str, str]] = (),
+                     findings: dict[str, list[str]] | None = None) -> None:
+        """Insert links and cluster rows and set claims' findings, inside the caller's
+        transaction (``save_links``, or a link written partition by partition)."""
+        import pyarrow as pa
+
+        con = self.con
+        try:
             if links:
                 con.register("_links_batch", pa.Table.from_pylist([vars(ln) for ln in links],
                                                                   schema=arrow_schema(Link)))
@@ -997,30 +1048,21 @@ class Store:
                     "findings": pa.array(list(findings.values()), pa.list_(pa.string()))}))
                 con.execute("UPDATE claims SET findings = f.findings FROM _findings_batch f"
                             " WHERE claims.id = f.id")
-            if roles:
-                con.register("_roles_batch", pa.table({
-                    "id": pa.array(list(roles), pa.string()),
-                    "role": pa.array(list(roles.values()), pa.string())}))
-                con.execute("UPDATE documents SET role = r.role, role_source = 'inferred'"
-                            " FROM _roles_batch r WHERE documents.id = r.id"
-                            " AND (documents.role_source IS NULL OR documents.role_source = 'inferred')")
-            if keys is not None:
-                con.execute("DELETE FROM claim_keys")
-                if keys:
-                    con.register("_keys_batch", pa.table(
-                        [pa.array([k[i] for k in keys], pa.string()) for i in range(4)],
-                        schema=KEYS_SCHEMA()))
-                    con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject"
-                                " FROM _keys_batch")
-            if done:
-                con.execute("DELETE FROM link_pending")
-            con.commit()
-        except BaseException:
-            _rollback(con)
-            raise
         finally:
-            for name in names:
+            for name in ("_links_batch", "_clusters_batch", "_findings_batch"):
                 self._forget(name)
+
+    def append_keys(self, keys: list[tuple[str, str, str, str | None]]) -> None:
+        """Insert (claim id, doc id, quantity key, subject) rows into ``claim_keys``, inside
+        the caller's transaction."""
+        if not keys:
+            return
+        self.con.register("_keys_batch", rows_table(keys, KEYS_SCHEMA()))
+        try:
+            self.con.execute("INSERT INTO claim_keys SELECT claim_id, doc_id, qkey, subject"
+                             " FROM _keys_batch")
+        finally:
+            self._forget("_keys_batch")
 
     def link_totals(self) -> "LinkTotals":
         """Links per relation, findings per kind and the number of clusters, as stored."""

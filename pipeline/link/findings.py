@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 from pipeline.model import Claim, Link
 
@@ -42,10 +43,7 @@ def compute_findings(claims: list[Claim], prepared: list[Prepared], links: list[
             if b.role == "primary" and a.role != "primary":
                 scope_drift.add(a.id)
 
-    held: dict[tuple[str, str], list[Prepared]] = defaultdict(list)
-    for p in prepared:
-        if p.active:
-            held[(p.doc, p.family)].append(p)
+    held = held_figures(prepared)
 
     out: dict[str, list[str]] = {}
     for c, p in zip(claims, prepared):
@@ -54,11 +52,28 @@ def compute_findings(claims: list[Claim], prepared: list[Prepared], links: list[
             f.append("unsourced")
         if p.family in THROUGHPUT_FAMILIES and (p.scope is None or p.id in scope_drift):
             f.append("ambiguous")
-        if p.active and c.asserted_by:
-            docs = [d for d in sources.resolve(c.asserted_by, strict=True) if d != p.doc]
-            if docs and not any(agree(p, q)
-                                for d in docs for q in held.get((d, p.family), ())):
-                f.append("misattributed")
+        if misattributed(c, p, held, sources):
+            f.append("misattributed")
         if f:
             out[c.id] = f
     return out
+
+
+def held_figures(prepared: Iterable[Prepared]) -> dict[tuple[str, str], list[Prepared]]:
+    """(document, family) -> the active figures it holds: what a credited source is
+    searched for."""
+    held: dict[tuple[str, str], list[Prepared]] = defaultdict(list)
+    for p in prepared:
+        if p.active:
+            held[(p.doc, p.family)].append(p)
+    return held
+
+
+def misattributed(c: Claim, p: Prepared, held: dict[tuple[str, str], list[Prepared]],
+                  sources: SourceIndex) -> bool:
+    """Credited to documents in the record (not its own) none of which holds an agreeing
+    figure of its family; ``held`` must hold every credited document's figures."""
+    if not (p.active and c.asserted_by):
+        return False
+    docs = [d for d in sources.resolve(c.asserted_by, strict=True) if d != p.doc]
+    return bool(docs) and not any(agree(p, q) for d in docs for q in held.get((d, p.family), ()))

@@ -60,12 +60,19 @@ class Prepared:
     dtype: str | None = None        # precision: must agree where both state it to conflict
 
 
+def figure_of(c: Claim) -> Figure:
+    """The figure a claim states, as values are compared ("up to 660" is a best case of
+    660: it agrees with 660, docs/claims-model.md §4)."""
+    cmp = c.comparator or "="
+    return Figure(c.value, c.low, c.high, "=" if cmp == "<=" else cmp, c.precision)
+
+
 def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
     """Build the comparison record of one claim; ``role`` is its document's role."""
     # "up to 660" states a best case of 660 (docs/claims-model.md §4): it agrees with 660, not with
     # every lower figure; and a bound is no rival of an operating point (never a conflict)
     cmp = c.comparator or "="
-    fig = Figure(c.value, c.low, c.high, "=" if cmp == "<=" else cmp, c.precision)
+    fig = figure_of(c)
     bnd = bounds(fig)
     lo, hi = bnd[3], bnd[4]
     hw = hardware_key(c.hardware, c.hw_count, c.accelerator)
