@@ -273,7 +273,8 @@ def build_warehouse(db: Path, n: int) -> dict:
     `claims link` them all; returns the timings."""
     from bench_link import synthetic_claims
     from pipeline.model import Document
-    from pipeline.run import claim_keys, link_store
+    from pipeline.link_flow import claim_keys
+    from pipeline.run import link_store
     from pipeline.store import Store, Stored
 
     db.unlink(missing_ok=True)

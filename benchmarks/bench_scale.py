@@ -52,7 +52,7 @@ def synthetic_chunks(n: int, chunk: int = CHUNK):
 def store_synthetic(store, n: int, chunk: int = CHUNK) -> None:
     """Write ``n`` synthetic claims into ``store`` (not linked), one chunk at a time."""
     from pipeline.model import Document
-    from pipeline.run import claim_keys
+    from pipeline.link_flow import claim_keys
     from pipeline.store import Stored
 
     for claims, metas in synthetic_chunks(n, chunk):

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from pipeline.extract import extract_claims
 from pipeline.ingest import ingest_file
-from pipeline.run import claim_keys, text_role
+from pipeline.link_flow import claim_keys
+from pipeline.run import text_role
 from pipeline.store import Stored
 from pipeline.vocab.loader import load
 

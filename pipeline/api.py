@@ -26,7 +26,8 @@ from pipeline.model import ROLES, Claim, Document
 if TYPE_CHECKING:       # for annotations only: imported when used
     import pyarrow
     from pipeline.check import Verdict
-    from pipeline.run import LinkReport, Summary
+    from pipeline.link_flow import LinkReport
+    from pipeline.run import Summary
     from pipeline.trace import Trace
 
 __all__ = ["extract", "document", "Warehouse", "IngestReport", "DOCUMENT_FIELDS"]

@@ -334,7 +334,7 @@ def _lexists(path: Path) -> bool:
 def _print_link_report(report, quiet: bool, verbose: bool = False) -> None:
     """Inferred roles (one summary line; with ``verbose`` one line each, with how to
     override them), then the link line."""
-    from pipeline.run import role_hint, roles_line
+    from pipeline.link_flow import role_hint, roles_line
 
     if report is None:
         return

@@ -32,6 +32,7 @@ STAGES = (
     ("pipeline.store", 4), ("pipeline.dbguard", 4), ("pipeline.migrate", 4),
     ("pipeline.record", 4), ("pipeline.words", 4),
     ("pipeline.checker", 5), ("pipeline.check", 5), ("pipeline.check_sql", 5), ("pipeline.run", 5),
+    ("pipeline.link_flow", 5), ("pipeline.link_parts", 5), ("pipeline.ray_ingest", 5),
     ("pipeline.report", 6), ("pipeline.trace", 6), ("pipeline.graph", 6), ("pipeline.output", 6),
     ("pipeline.cli", 7), ("pipeline.api", 7), ("pipeline.explain", 7), ("pipeline.clidoc", 7),
     ("pipeline.serve", 7),
