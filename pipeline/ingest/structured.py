@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from datetime import datetime, timezone
 from typing import Any, Callable
 
 from pipeline.ingest.errors import IngestError
+from pipeline.ingest.structured_render import Writer as _Writer, accelerator_name as _accelerator_name, \
+    cell as _cell, is_number as _number, strict_json as _strict_json, to_int as _int
 from pipeline.ingest.text import Parsed, decode
 
 __all__ = ["kind_of", "parse", "or_else", "not_recognised", "log_units", "KINDS",
@@ -107,35 +108,6 @@ def or_else(fallback: Callable[[bytes], Parsed]) -> Callable[[bytes], Parsed]:
 
 # --- rendering ------------------------------------------------------------------------------
 
-def _cell(value: Any) -> str:
-    """A field as a table cell: text as written, pipes and line breaks made harmless."""
-    s = "" if value is None else str(value)
-    return " ".join(s.replace("|", "/").split())
-
-
-class _Writer:
-    """Builds the text line by line and remembers where each table row lands."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.pos = 0
-
-    def line(self, s: str = "") -> tuple[int, int]:
-        start = self.pos
-        self.parts.append(s + "\n")
-        self.pos += len(s) + 1
-        return start, start + len(s)
-
-    def table(self, header: list[str], rows: list[list[str]]) -> list[tuple[int, int]]:
-        self.line("| " + " | ".join(header) + " |")
-        self.line("|" + "|".join("---" for _ in header) + "|")
-        return [self.line("| " + " | ".join(_cell(v) for v in r) + " |") for r in rows]
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
 def parse(data: bytes) -> Parsed:
     """Render a result file (kind by ``kind_of``); IngestError for a malformed one."""
     decoded = decode(data)
@@ -163,15 +135,6 @@ _MLPERF_UNITS = {
 }
 _ACCURACY_SUFFIX = re.compile(r"^(?P<model>.+?)-(?P<target>99(?:\.9)?)$")
 _HETERO = re.compile(r"\(x\d+\)")
-
-
-def _strict_json(text: str, what: str) -> Any:
-    """JSON with every number kept as the literal the file writes."""
-    try:
-        return json.loads(text, parse_float=str, parse_int=str)
-    except json.JSONDecodeError as exc:
-        raise IngestError(f"{what}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                          f"{exc.msg})") from None
 
 
 def _mlperf_json(text: str) -> Parsed:
@@ -212,38 +175,6 @@ def _mlperf_csv(text: str) -> Parsed:
                           f"{', '.join(missing)}: every result row needs "
                           f"{', '.join(MLPERF_REQUIRED)}")
     return _mlperf(rows, where, "csv")
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(float(str(value).strip()))
-    except (TypeError, ValueError):
-        return None
-
-
-def _number(value: Any) -> bool:
-    try:
-        float(str(value).replace(",", ""))
-        return True
-    except (TypeError, ValueError):
-        return False
-
-
-def _accelerator_name(text: str) -> str | None:
-    """The vocabulary's name for an accelerator field ('AMD Instinct MI300X 192GB HBM3' ->
-    'MI300X'), so "8 x MI300X" reads as eight of them; None when no name is known."""
-    from pipeline.vocab.loader import load
-
-    if not text:
-        return None
-    acc = load().accelerators
-    found = acc.first(text)
-    if found is None:
-        # spec sheets shout ("INTEL(R) XEON(R) 6787P"): the same spellings, any case
-        for name, spellings in acc.spellings.items():
-            if any(re.search(rf"(?<![\w-])(?:{p})(?![\w])", text, re.I) for p in spellings):
-                return name
-    return found
 
 
 def _hardware(r: dict) -> tuple[str, int | None, str]:
