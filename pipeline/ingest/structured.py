@@ -27,6 +27,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+from pipeline.ingest import structured_inferencex as inferencex
 from pipeline.ingest.errors import IngestError
 from pipeline.ingest.structured_render import Writer as _Writer, accelerator_name as _accelerator_name, \
     cell as _cell, is_number as _number, strict_json as _strict_json, to_int as _int
@@ -35,7 +36,8 @@ from pipeline.ingest.text import Parsed, decode
 __all__ = ["kind_of", "parse", "or_else", "not_recognised", "log_units", "KINDS",
            "MLPERF_REQUIRED", "SUFFIXES"]
 
-KINDS = ("mlperf_summary_json", "mlperf_summary_csv", "mlperf_log_summary", "llmperf_summary")
+KINDS = ("mlperf_summary_json", "mlperf_summary_csv", "mlperf_log_summary", "llmperf_summary",
+         "inferencex")
 SUFFIXES = (".json", ".csv")          # files of these extensions must be one of the kinds
 
 # --- recognition (on the first few KB) ------------------------------------------------------
@@ -73,6 +75,8 @@ def kind_of(head: bytes | str) -> str | None:
             return "mlperf_summary_json"
         if _LLMPERF_KEY.search(body) and '"model"' in body:
             return "llmperf_summary"
+        if inferencex.looks_like(body):
+            return "inferencex"
         return None
     if _LOG_HEAD.match(text):
         return "mlperf_log_summary"
@@ -80,6 +84,8 @@ def kind_of(head: bytes | str) -> str | None:
     names = {n.strip().strip('"') for n in first.split(",")}
     if "Performance_Result" in names and len(names & set(_MLPERF_KEYS)) >= 2:
         return "mlperf_summary_csv"
+    if inferencex.looks_like(body):
+        return "inferencex"
     return None
 
 
@@ -115,7 +121,8 @@ def parse(data: bytes) -> Parsed:
     if kind is None:
         raise IngestError("not a benchmark result file: no MLPerf or llmperf fields found")
     parsed = {"mlperf_summary_json": _mlperf_json, "mlperf_summary_csv": _mlperf_csv,
-              "mlperf_log_summary": _mlperf_log, "llmperf_summary": _llmperf}[kind](decoded.text)
+              "mlperf_log_summary": _mlperf_log, "llmperf_summary": _llmperf,
+              "inferencex": inferencex.parse}[kind](decoded.text)
     parsed.meta = {**decoded.meta(), "source_kind": kind, **parsed.meta}
     parsed.role = parsed.role or "primary"
     return parsed
