@@ -132,6 +132,11 @@ def ingest(
     no_link: bool = typer.Option(False, "--no-link", help="Store only; link later (`claims link`)."),
     follow_links: bool = typer.Option(
         False, "--follow-links", help="Follow symlinks that lead outside the folders given."),
+    mapping: Optional[Path] = typer.Option(
+        None, "--mapping", metavar="MAP.toml",
+        help="Read CSV/JSON files of your own results through this mapping (TOML: which "
+             "column is the model, hardware, engine, each figure's unit, scope, statistic; "
+             "docs/structured.md)."),
     max_file_mb: float = typer.Option(50, "--max-file-mb", min=0.001,
                                       help="Largest file or download read, in MB."),
     max_pdf_pages: int = typer.Option(2000, "--max-pdf-pages", min=1,
@@ -163,6 +168,7 @@ def ingest(
     if workers is None:
         workers = default_workers()
     configure(Limits.from_flags(max_file_mb, max_pdf_pages, max_inflate_mb))
+    _use_mapping(mapping)
     sources, ray = _ray_address(sources or [], ray)
     paths, urls = _split_sources(sources, urls_file)
     if ray is not None and (urls or dry_run):
@@ -191,6 +197,11 @@ def ingest(
             print(terminal_safe(o.trace), file=sys.stderr)
     if len(errors) > 20:
         _err(f"... and {len(errors) - 20} more (SELECT * FROM ingest_errors)")
+    if not quiet:
+        for o in summary.skips[:20]:
+            _say(f"skipped: {o.path}: {o.reason}")
+        if len(summary.skips) > 20:
+            print(f"skipped: ... and {len(summary.skips) - 20} more with a reason")
     for feed, total, kept in summary.cut_feeds[:20]:
         _say(f"feed {feed}: lists {total:,} items, the first {kept:,} fetched, "
              f"{total - kept:,} left out (raise --max-feed-items to fetch more)")
@@ -208,6 +219,20 @@ def _ray_address(sources: list[str], ray: str | None) -> tuple[list[str], str | 
         return [ray, *sources], "local"
     raise UserError(f"--ray {ray}: not a Ray address (auto, HOST:PORT or ray://HOST:PORT) "
                     "nor a file or folder")
+
+
+def _use_mapping(path: Path | None) -> None:
+    """Load and check ``--mapping`` before anything is read: a bad mapping is one clear
+    error up front, not one per file."""
+    from pipeline.ingest import structured_mapping
+
+    if path is None:
+        structured_mapping.configure(None)
+        return
+    try:
+        structured_mapping.configure(structured_mapping.load(path))
+    except structured_mapping.MappingError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _ingest_and_link(store, paths, urls, web, force, workers, timeout, follow_links, quiet,

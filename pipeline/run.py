@@ -28,6 +28,7 @@ from typing import Callable, Iterable, Iterator
 
 from pipeline.ingest import IngestError, content_id, ingest_file, read_bytes
 from pipeline.ingest.manifest import load as load_manifest, overrides_for
+from pipeline.ingest.structured_mapping import tag as mapping_tag
 from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNCHANGED, UNSUPPORTED, Found, walk
 from pipeline.link_flow import ROLE_SOURCES_FIXED, LinkReport, _by_doc, _doc_metas, _infer_roles, claim_keys
 from pipeline.model import Claim, Document
@@ -106,6 +107,7 @@ class Summary:
     claims: int = 0
     seconds: float = 0.0
     outcomes: list[Outcome] = field(default_factory=list)   # errors only (the first 1000)
+    skips: list[Outcome] = field(default_factory=list)      # unsupported with a reason (the first 1000)
     # (source, previous document id, new document id) of each replacement (the first 1000)
     replacements: list[tuple[str, str | None, str]] = field(default_factory=list)
     # (feed address, items listed, items fetched) of feeds cut at --max-feed-items
@@ -128,6 +130,8 @@ class Summary:
         bounded however many files a run sees)."""
         if outcome.status == "error" and len(self.outcomes) < MAX_KEPT_OUTCOMES:
             self.outcomes.append(outcome)
+        elif outcome.status == "unsupported" and outcome.reason and len(self.skips) < MAX_KEPT_OUTCOMES:
+            self.skips.append(outcome)
 
     def line(self) -> str:
         left = self.feed_items_left_out
@@ -302,7 +306,7 @@ class _Ingest:
     def __init__(self, store: Store, summary: Summary, force: bool,
                  tick: Callable[[int, str], None]) -> None:
         self.store, self.summary, self.force, self.tick = store, summary, force, tick
-        self.versions = f"ingest={INGEST_VERSION};extract={extractor_version()}"
+        self.versions = f"ingest={INGEST_VERSION};extract={extractor_version()}" + mapping_tag()
         self.inflight: set[str] = set()      # document ids sent to parse, not yet written
         # (source, doc id, path) of sources holding bytes stored or on their way: written
         # once their document is (``Store.write_many(locations=)``)
@@ -328,7 +332,7 @@ class _Ingest:
                 continue
             self.summary.files += 1
             if f.kind == UNSUPPORTED:
-                self.summary.add(Outcome(f.rel, "unsupported"))
+                self.summary.add(Outcome(f.rel, "unsupported", f.reason))
                 self.tick(1, f.rel)
             elif f.kind == ERROR:      # the walk's: a link not followed, a folder unreadable
                 self.fail(Outcome(f.rel, "error", f.reason, source=f.source))

@@ -195,15 +195,18 @@ def test_bad_files_give_one_clear_error(rel, message):
 
 
 def test_cli_ingest_stores_nothing_of_a_bad_file(tmp_path, run_cli):
+    """In a folder, a broken result file is an error; a JSON that is no result file at all
+    (other_shape.json) is skipped with its reason, not an error."""
     db = tmp_path / "x.duckdb"
     proc = run_cli("ingest", str(FIX / "bad"), "--db", str(db), cwd=tmp_path)
-    assert proc.returncode == 0 and "3 errors" in proc.stdout, proc.stdout + proc.stderr
-    assert proc.stderr.count("error: ") == 3
+    assert proc.returncode == 0 and "2 errors" in proc.stdout, proc.stdout + proc.stderr
+    assert "1 skipped (unsupported)" in proc.stdout
+    assert re.search(r"^skipped: other_shape\.json: not a benchmark result file", proc.stdout, re.M)
+    assert proc.stderr.count("error: ") == 2
     con = duckdb.connect(str(db), read_only=True)
     try:
         errors = con.execute("SELECT path, count(*) FROM ingest_errors GROUP BY path ORDER BY path").fetchall()
-        assert [e[0].rsplit("/", 1)[-1] for e in errors] == \
-            ["bad_result.json", "missing_column.csv", "other_shape.json"]
+        assert [e[0].rsplit("/", 1)[-1] for e in errors] == ["bad_result.json", "missing_column.csv"]
         assert all(n == 1 for _, n in errors)
         assert con.execute("SELECT count(*) FROM documents").fetchone() == (0,)
         assert con.execute("SELECT count(*) FROM claims").fetchone() == (0,)

@@ -28,16 +28,17 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from pipeline.ingest import structured_inferencex as inferencex
+from pipeline.ingest import structured_mapping as mapping
 from pipeline.ingest.errors import IngestError
 from pipeline.ingest.structured_render import Writer as _Writer, accelerator_name as _accelerator_name, \
     cell as _cell, is_number as _number, strict_json as _strict_json, to_int as _int
 from pipeline.ingest.text import Parsed, decode
 
-__all__ = ["kind_of", "parse", "or_else", "not_recognised", "log_units", "KINDS",
+__all__ = ["kind_of", "parse", "or_else", "not_recognised", "in_folder", "log_units", "KINDS",
            "MLPERF_REQUIRED", "SUFFIXES"]
 
 KINDS = ("mlperf_summary_json", "mlperf_summary_csv", "mlperf_log_summary", "llmperf_summary",
-         "inferencex")
+         "inferencex", "mapped")
 SUFFIXES = (".json", ".csv")          # files of these extensions must be one of the kinds
 
 # --- recognition (on the first few KB) ------------------------------------------------------
@@ -70,6 +71,10 @@ def kind_of(head: bytes | str) -> str | None:
     """
     text = head if isinstance(head, str) else _head_text(head)
     body = text.lstrip()
+    # a user's mapping (claims ingest --mapping) first: it names the columns of their files
+    if mapping.current() is not None and (_JSON_START.match(body) or _is_csv_head(body)) \
+            and mapping.fits(body):
+        return "mapped"
     if _JSON_START.match(body):
         if '"Performance_Result"' in body and sum(f'"{k}"' in body for k in _MLPERF_KEYS) >= 2:
             return "mlperf_summary_json"
@@ -89,18 +94,43 @@ def kind_of(head: bytes | str) -> str | None:
     return None
 
 
+def _is_csv_head(body: str) -> bool:
+    """A first line of at least two delimited names (a CSV header), not a sentence."""
+    first = body.split("\n", 1)[0]
+    delim = (mapping.current().source.get("delimiter", ",") if mapping.current() else ",")
+    return first.count(delim) >= 1 and not first.startswith("#")
+
+
 def not_recognised(suffix: str, head: bytes) -> str:
     """The one-line error for a .json/.csv file that is none of the kinds read."""
     text = _head_text(head).lstrip()
     what = "JSON" if suffix.lower() == ".json" else "CSV"
     shown = ""
+    if mapping.current() is not None:
+        return f"{what} file not read: {mapping.misfit(text)}"
     if what == "CSV":
         shown = f" (its columns: {text.split(chr(10), 1)[0][:120].strip()})"
     elif text[:1] not in ("[", "{"):
         shown = " (it does not start with [ or {)"
     return (f"{what} file of another shape{shown}: only MLPerf summary results "
-            f"(Performance_Result, Performance_Units, Scenario, ...) and llmperf summary JSONs "
-            f"(results_ttft_s_quantiles_p50, ...) are read (docs/structured.md)")
+            f"(Performance_Result, Performance_Units, Scenario, ...), llmperf summary JSONs "
+            f"(results_ttft_s_quantiles_p50, ...) and InferenceX results (tput_per_gpu, "
+            f"median_intvty, ...) are read, or any CSV/JSON with --mapping (docs/structured.md)")
+
+
+def in_folder(suffix: str, head: bytes) -> str:
+    """Why a .json/.csv file met inside a folder is skipped ('' when it is a result file
+    to read). Such folders hold all kinds of data files (package.json, a notebook's CSV):
+    one that is no benchmark result is skipped with this reason, never an error; one that
+    looks like a result but is broken is read, and its error recorded."""
+    if kind_of(head):
+        return ""
+    text = _head_text(head).lstrip()
+    if mapping.current() is not None:
+        return f"not a benchmark result file: {mapping.misfit(text)}"
+    what = "JSON" if suffix.lower() == ".json" else "CSV"
+    return (f"not a benchmark result file ({what} of another shape): no MLPerf, llmperf or "
+            f"InferenceX fields (read your own results with --mapping, docs/structured.md)")
 
 
 def or_else(fallback: Callable[[bytes], Parsed]) -> Callable[[bytes], Parsed]:
@@ -122,7 +152,7 @@ def parse(data: bytes) -> Parsed:
         raise IngestError("not a benchmark result file: no MLPerf or llmperf fields found")
     parsed = {"mlperf_summary_json": _mlperf_json, "mlperf_summary_csv": _mlperf_csv,
               "mlperf_log_summary": _mlperf_log, "llmperf_summary": _llmperf,
-              "inferencex": inferencex.parse}[kind](decoded.text)
+              "inferencex": inferencex.parse, "mapped": mapping.parse}[kind](decoded.text)
     parsed.meta = {**decoded.meta(), "source_kind": kind, **parsed.meta}
     parsed.role = parsed.role or "primary"
     return parsed

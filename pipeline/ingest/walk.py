@@ -5,6 +5,8 @@ hidden files and folders. Paths are relative to one ingest root per run (``inges
 A file the user names directly is always attempted (its content decides the format);
 inside folders, only known extensions are documents, files with no extension are sniffed,
 and everything else (other extensions, pipes, sockets, devices) is counted as unsupported.
+A ``.json``/``.csv`` inside a folder is a document only when its content is a benchmark
+result file (``structured.in_folder``); any other data file is unsupported, with the reason.
 
 Trees the user did not write are walked defensively. Symlinks are followed only while
 they stay inside the folder given (``follow_links`` lifts that); a link leading outside,
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from pipeline.ingest import structured
 from pipeline.ingest.manifest import MANIFEST_NAMES
 from pipeline.ingest.sniff import by_extension, sniff
 
@@ -37,7 +40,7 @@ class Found:
     root: Path     # the ingest root (see ingest_root); manifests apply from here down
     rel: str       # path relative to root, POSIX separators: Document.path
     kind: str      # document | manifest | unsupported | error | unchanged
-    reason: str = ""   # for kind == error: what went wrong and what to do
+    reason: str = ""   # for kind == error: what went wrong and what to do; for unsupported: why skipped
 
     @property
     def source(self) -> str:
@@ -53,6 +56,16 @@ def _classify(path: Path) -> tuple[str, str]:
     """(kind, reason) of a regular file (or a followed link to one) inside a folder."""
     if path.name in MANIFEST_NAMES:
         return MANIFEST, ""
+    if path.suffix.lower() in structured.SUFFIXES:
+        # a folder's .json/.csv is read only when it is a benchmark result file (or one the
+        # --mapping fits); any other data file is skipped with the reason, not an error
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(8192)
+        except OSError as exc:
+            return ERROR, _os_problem("file", exc)
+        reason = structured.in_folder(path.suffix, head) if head else ""
+        return (UNSUPPORTED, reason) if reason else (DOCUMENT, "")
     if by_extension(path):
         return DOCUMENT, ""
     if path.suffix == "":
