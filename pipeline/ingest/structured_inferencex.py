@@ -195,6 +195,15 @@ def _parallel(r: dict, side: str) -> str:
     return " ".join(p for p in parts if p)
 
 
+def _spec(r: dict) -> str:
+    """The speculative decoding method; "off" for "none" (a "none" or "no" in a row would
+    read as a negation of its figures)."""
+    spec = cell(r.get("spec_method")) or cell(r.get("mtp"))
+    if spec.lower() in ("", "none", "false", "off", "no"):
+        return "off" if spec else ""
+    return spec.upper() if spec.lower() == "mtp" else spec
+
+
 def _named(value: Any, names: dict[str, str]) -> str:
     raw = cell(value)
     known = names.get(raw.lower())
@@ -244,7 +253,7 @@ def parse(text: str) -> Parsed:
            f"so its p90 and p99 are the slow tail of what users see (the speed at the P90 or "
            f"P99 TPOT), not the fastest users.")
     settings = ["Date", "Model", "Hardware", "# GPUs", "Framework", "Precision",
-                "Spec decoding", "Disaggregated", "Prefill parallelism", "Decode parallelism",
+                "Spec decoding", "Serving", "Prefill parallelism", "Decode parallelism",
                 "ISL", "OSL", "Concurrency"]
     present = {k for _, _, m in kept for k in m}
     row_meta: list[dict] = []
@@ -254,8 +263,7 @@ def parse(text: str) -> Parsed:
         return [date[:10] if re.match(r"\d{4}-\d\d-\d\dT", date) else date,
                 _named(r.get("model"), MODELS), _hardware(r, n), "" if n is None else str(n),
                 _named(r.get("framework"), FRAMEWORKS), cell(r.get("precision")).upper(),
-                cell(r.get("spec_method")) or ("mtp" if r.get("mtp") else ""),
-                "yes" if _flag(r.get("disagg")) else "no",
+                _spec(r), "disaggregated" if _flag(r.get("disagg")) else "aggregated",
                 _parallel(r, "prefill"), _parallel(r, "decode"),
                 cell(r.get("isl")), cell(r.get("osl")), cell(r.get("conc"))]
 
