@@ -16,6 +16,7 @@ a file it names columns of that the file lacks is one ``IngestError`` naming the
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -25,7 +26,7 @@ import re
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from pipeline.ingest.errors import IngestError
 from pipeline.ingest.structured_render import Writer, cell, is_number, strict_json
@@ -270,6 +271,19 @@ def current() -> Mapping | None:
             m = None
         _from_env = (raw, m)
     return _from_env[1]
+
+
+@contextlib.contextmanager
+def using(mapping: Mapping | None) -> Iterator[Mapping | None]:
+    """``mapping`` in force inside the block (tests), the previous one restored after."""
+    before, env = _current, os.environ.get(ENV)
+    configure(mapping)
+    try:
+        yield mapping
+    finally:
+        configure(before)
+        if before is None and env is not None:
+            os.environ[ENV] = env
 
 
 def tag() -> str:
