@@ -377,9 +377,16 @@ def _rows(text: str, mapping: Mapping) -> tuple[list[dict], list[str], list[str]
         pointer = mapping.source.get("rows", "")
         items = _pointer(data, pointer) if pointer else data
         if isinstance(items, dict):
-            lists = [k for k, v in items.items() if isinstance(v, list)]
-            if len(lists) == 1:
+            lists = [k for k, v in items.items()
+                     if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+            if len(lists) == 1:                 # {"results": [{...}, ...]}
                 pointer, items = f"{pointer}/{lists[0]}", items[lists[0]]
+            elif lists:
+                raise IngestError(f"mapped JSON: several arrays of rows ({', '.join(lists)}): "
+                                  f"name one with rows = \"/{lists[0]}\" in the mapping's [source]")
+        where = None
+        if isinstance(items, dict):
+            where, items = [pointer or "/"], [items]     # one result object: one row
         if not isinstance(items, list):
             raise IngestError("mapped JSON of another shape: no array of row objects (set "
                               "rows = \"/path/to/array\" in the mapping's [source])")
@@ -391,7 +398,7 @@ def _rows(text: str, mapping: Mapping) -> tuple[list[dict], list[str], list[str]
                    if not any(_get(r, c) is not None or c in r for r in items)]
         if missing:
             raise IngestError(f"{misfit_for(missing, mapping)} (its keys: {', '.join(keys)[:160]})")
-        return items, [f"{pointer}/{i}" for i in range(len(items))], keys
+        return items, where or [f"{pointer}/{i}" for i in range(len(items))], keys
     delim = mapping.source.get("delimiter", ",")
     try:
         table = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delim))
@@ -516,6 +523,9 @@ def parse(text: str, mapping: Mapping | None = None) -> Parsed:
         body = [ident_cells(rows[i]) + [cell(_get(rows[i], s)) for s in settings]
                 + [by.get((h, i), ("", ""))[0] for h in headers] for i in members]
         w.line()
+        if not wide:            # each metric's table under its own heading, never run together
+            w.line(f"## {headers[0]}")
+            w.line()
         for i, span in zip(members, w.table(header, body)):
             row_meta[i]["spans"].append(list(span))
             row_meta[i]["cells"].update({h: by[(h, i)][1] for h in headers if (h, i) in by})
