@@ -1,0 +1,98 @@
+"""Reading benchmark result files: the whole MLPerf summary and a 10,000-row mapped CSV.
+
+    python benchmarks/bench_structured.py [--shared ../shared] [--rows 10000]
+
+Times, in this one process, (1) ``ingest_file`` + ``extract_claims`` of the real MLPerf
+Inference v5.1 summary in shared/corpus/structured (when present), and (2) the same for a
+generated CSV of ``--rows`` rows (invented figures: model, GPU, count, engine, ISL, OSL,
+concurrency, per-GPU output throughput, P99 TTFT) read through a mapping file. Prints
+rows, claims and the seconds to ingest and to extract; the best of ``--repeat`` passes.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from pipeline.extract import extract_claims
+from pipeline.ingest import ingest_file
+from pipeline.ingest import structured_mapping as sm
+
+MAPPING = """
+[columns]
+model = "model"
+hardware = "gpu"
+count = "gpus"
+engine = "engine"
+isl = "isl"
+osl = "osl"
+concurrency = "conc"
+
+[[value]]
+column = "out_tps_gpu"
+unit = "tokens/s"
+scope = "per_gpu"
+tokens = "output"
+
+[[value]]
+column = "ttft_p99_ms"
+unit = "ms"
+phase = "ttft"
+statistic = "p99"
+"""
+
+
+def timed(path: Path, root: Path, repeat: int) -> tuple[str, int, int]:
+    """(seconds to ingest / to extract, rows, claims), the best pass of each."""
+    read, ext, n_claims, n_rows = float("inf"), float("inf"), 0, 0
+    for _ in range(repeat):
+        t = time.perf_counter()
+        doc = ingest_file(path, root)
+        t1 = time.perf_counter()
+        claims = extract_claims(doc)
+        read, ext = min(read, t1 - t), min(ext, time.perf_counter() - t1)
+        n_claims, n_rows = len(claims), doc.meta.get("n_rows", 0)
+    return f"ingest {read:.2f} s, extract {ext:.2f} s", n_rows, n_claims
+
+
+def generated(folder: Path, rows: int) -> Path:
+    rng = random.Random(14)
+    lines = ["model,gpu,gpus,engine,isl,osl,conc,out_tps_gpu,ttft_p99_ms"]
+    for _ in range(rows):
+        lines.append(",".join([rng.choice(["Llama 3.1 8B", "Llama 3.1 70B", "Mixtral 8x7B"]),
+                               rng.choice(["H100", "H200", "MI300X", "B200"]),
+                               str(rng.choice([1, 2, 4, 8])), rng.choice(["vLLM", "SGLang", "TensorRT-LLM"]),
+                               str(rng.choice([128, 1024, 8192])), str(rng.choice([128, 1024])),
+                               str(rng.choice([1, 8, 64, 256])), f"{rng.uniform(50, 5000):.1f}",
+                               f"{rng.uniform(20, 4000):.1f}"]))
+    path = folder / "sweep.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared")
+    ap.add_argument("--rows", type=int, default=10_000, help="rows of the generated CSV")
+    ap.add_argument("--repeat", type=int, default=3, help="passes; the best is reported")
+    args = ap.parse_args()
+    mlperf = args.shared / "corpus" / "structured" / "mlperf-inference-v5.1" / "summary_results_llm.json"
+    if mlperf.is_file():
+        s, rows, claims = timed(mlperf, mlperf.parent, args.repeat)
+        print(f"MLPerf v5.1 summary (llm rows): {rows} rows, {claims} claims; {s}")
+    else:
+        print(f"MLPerf summary not found at {mlperf}: skipped")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "map.toml").write_text(MAPPING)
+        path = generated(folder, args.rows)
+        with sm.using(sm.load(folder / "map.toml")):
+            s, rows, claims = timed(path, folder, args.repeat)
+        print(f"mapped CSV ({path.stat().st_size / 1e6:.1f} MB): {rows:,} rows, {claims:,} "
+              f"claims; {s}")
+
+
+if __name__ == "__main__":
+    main()
