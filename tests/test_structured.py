@@ -35,6 +35,13 @@ def _claims(doc):
     return claims
 
 
+def _one(claims, surface: str):
+    """The one claim whose surface is ``surface``."""
+    hits = [c for c in claims if c.surface == surface]
+    assert len(hits) == 1, (surface, hits)
+    return hits[0]
+
+
 def _by_value(claims, surface: str):
     hits = [c for c in claims if c.surface == surface]
     assert hits, f"no claim {surface!r}"

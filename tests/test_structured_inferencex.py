@@ -14,26 +14,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.extract import extract_claims
 from pipeline.ingest import IngestError, ingest_bytes, ingest_file
 from pipeline.ingest import structured
 from pipeline.ingest.tables import text_tables
+from test_structured import _claims, _one
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "structured" / "inferencex"
 SUPPORTED, CONTRADICTED = 0, 3
-
-
-def _claims(doc):
-    claims = extract_claims(doc)
-    for c in claims:
-        assert doc.text[c.start:c.end] == c.surface
-    return claims
-
-
-def _one(claims, surface):
-    hits = [c for c in claims if c.surface == surface]
-    assert len(hits) == 1, (surface, hits)
-    return hits[0]
 
 
 @pytest.mark.parametrize("name", ["results.json", "dump.json", "results.csv"])

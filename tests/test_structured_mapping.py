@@ -12,9 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.extract import extract_claims
 from pipeline.ingest import IngestError, ingest_bytes, ingest_file
 from pipeline.ingest import structured_mapping as sm
+from test_structured import STRUCT, _claims, _one  # noqa: F401  (STRUCT: a fixture)
 
 SUPPORTED, CONTRADICTED = 0, 3
 
@@ -57,19 +57,6 @@ def _mapping(tmp_path: Path, text: str, name: str = "map.toml") -> sm.Mapping:
     path = tmp_path / name
     path.write_text(text)
     return sm.load(path)
-
-
-def _claims(doc):
-    claims = extract_claims(doc)
-    for c in claims:
-        assert doc.text[c.start:c.end] == c.surface
-    return claims
-
-
-def _one(claims, surface):
-    hits = [c for c in claims if c.surface == surface]
-    assert len(hits) == 1, (surface, hits)
-    return hits[0]
 
 
 # --- the mapping file ------------------------------------------------------------------------
@@ -243,14 +230,6 @@ def test_cli_mapping_folder_ingest_and_check(tmp_path, run_cli):
 
 
 # --- the real files through mappings ---------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def STRUCT(SHARED: Path) -> Path:
-    path = SHARED / "corpus" / "structured"
-    if not path.is_dir():
-        pytest.skip("shared/corpus/structured is missing")
-    return path
-
 
 LLMPERF_MAP = """
 [columns]

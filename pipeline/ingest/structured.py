@@ -21,8 +21,6 @@ names the place; nothing of it is stored.
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -31,7 +29,7 @@ from pipeline.ingest import structured_inferencex as inferencex
 from pipeline.ingest import structured_mapping as mapping
 from pipeline.ingest.errors import IngestError
 from pipeline.ingest.structured_render import Writer as _Writer, accelerator_name as _accelerator_name, \
-    cell as _cell, is_number as _number, strict_json as _strict_json, to_int as _int
+    cell as _cell, csv_rows, is_number as _number, strict_json as _strict_json, to_int as _int
 from pipeline.ingest.text import Parsed, decode
 
 __all__ = ["kind_of", "parse", "or_else", "not_recognised", "in_folder", "log_units", "KINDS",
@@ -189,23 +187,7 @@ def _mlperf_json(text: str) -> Parsed:
 
 
 def _mlperf_csv(text: str) -> Parsed:
-    reader = csv.reader(io.StringIO(text))
-    try:
-        table = list(reader)
-    except csv.Error as exc:
-        raise IngestError(f"MLPerf summary CSV: not readable as CSV ({exc})") from None
-    header = [h.strip() for h in table[0]]
-    rows, where = [], []
-    for n, values in enumerate(table[1:], start=2):
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise IngestError(f"MLPerf summary CSV line {n}: {len(values)} fields where the "
-                              f"header names {len(header)}")
-        rows.append(dict(zip(header, (v.strip() for v in values))))
-        where.append(f"line {n}")
-    if not rows:
-        raise IngestError("MLPerf summary CSV: a header and no result rows")
+    header, rows, where = csv_rows(text, "MLPerf summary CSV")
     missing = [k for k in MLPERF_REQUIRED if k not in header]
     if missing:
         raise IngestError(f"MLPerf summary CSV without the column{'s' if len(missing) > 1 else ''} "

@@ -26,14 +26,12 @@ the P90 TPOT, the slow tail of what users see, and its header says so. Rows with
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from typing import Any
 
 from pipeline.ingest.errors import IngestError
-from pipeline.ingest.structured_render import (Writer, accelerator_name, cell, is_number,
-                                               strict_json, to_int)
+from pipeline.ingest.structured_render import (Writer, accelerator_name, cell, csv_rows,
+                                               is_number, strict_json, to_int)
 from pipeline.ingest.text import Parsed
 
 __all__ = ["looks_like", "parse", "MODELS", "FRAMEWORKS"]
@@ -133,22 +131,7 @@ def _joined(configs: list, results: list) -> tuple[list[dict], list[str], str]:
 
 
 def _csv_rows(text: str) -> tuple[list[dict], list[str], str]:
-    try:
-        table = list(csv.reader(io.StringIO(text)))
-    except csv.Error as exc:
-        raise IngestError(f"InferenceX results CSV: not readable as CSV ({exc})") from None
-    header = [h.strip() for h in table[0]]
-    rows, where = [], []
-    for n, values in enumerate(table[1:], start=2):
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise IngestError(f"InferenceX results CSV line {n}: {len(values)} fields where "
-                              f"the header names {len(header)}")
-        rows.append(dict(zip(header, (v.strip() for v in values))))
-        where.append(f"line {n}")
-    if not rows:
-        raise IngestError("InferenceX results CSV: a header and no result rows")
+    _, rows, where = csv_rows(text, "InferenceX results CSV")
     return rows, where, "csv"
 
 

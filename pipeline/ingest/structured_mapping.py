@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import hashlib
-import io
 import json
 import os
 import re
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from pipeline.ingest.errors import IngestError
-from pipeline.ingest.structured_render import Writer, cell, is_number, strict_json
+from pipeline.ingest.structured_render import Writer, cell, csv_rows, is_number, strict_json
 from pipeline.ingest.text import Parsed
 
 __all__ = ["Mapping", "Value", "MappingError", "load", "configure", "current", "tag",
@@ -399,28 +398,10 @@ def _rows(text: str, mapping: Mapping) -> tuple[list[dict], list[str], list[str]
         if missing:
             raise IngestError(f"{misfit_for(missing, mapping)} (its keys: {', '.join(keys)[:160]})")
         return items, where or [f"{pointer}/{i}" for i in range(len(items))], keys
-    delim = mapping.source.get("delimiter", ",")
-    try:
-        table = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delim))
-    except csv.Error as exc:
-        raise IngestError(f"mapped CSV: not readable as CSV ({exc})") from None
-    if not table:
-        raise IngestError("mapped CSV: empty")
-    header = [h.strip() for h in table[0]]
+    header, rows, where = csv_rows(text, "mapped CSV", mapping.source.get("delimiter", ","))
     missing = [c for c in mapping.needed() if c not in header]
     if missing:
         raise IngestError(f"{misfit_for(missing, mapping)} (its columns: {', '.join(header)[:160]})")
-    rows, where = [], []
-    for n, values in enumerate(table[1:], start=2):
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise IngestError(f"mapped CSV line {n}: {len(values)} fields where the header "
-                              f"names {len(header)}")
-        rows.append(dict(zip(header, (v.strip() for v in values))))
-        where.append(f"line {n}")
-    if not rows:
-        raise IngestError("mapped CSV: a header and no rows")
     return rows, where, header
 
 

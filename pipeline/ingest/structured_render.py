@@ -8,13 +8,15 @@ written once.
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from typing import Any
 
 from pipeline.ingest.errors import IngestError
 
-__all__ = ["cell", "Writer", "strict_json", "to_int", "is_number", "accelerator_name"]
+__all__ = ["cell", "Writer", "strict_json", "csv_rows", "to_int", "is_number", "accelerator_name"]
 
 
 def cell(value: Any) -> str:
@@ -56,6 +58,33 @@ def strict_json(text: str, what: str) -> Any:
                           f"{exc.msg})") from None
     except RecursionError:
         raise IngestError(f"{what}: nested too deeply to read") from None
+
+
+def csv_rows(text: str, what: str, delimiter: str = ",") -> tuple[list[str], list[dict], list[str]]:
+    """(header, rows as dicts of stripped cells, each row's "line N") of a CSV's text.
+
+    Blank lines are passed over; a line with more or fewer fields than the header, a CSV
+    the reader cannot read and a header without rows are each one IngestError (``what``
+    says whose)."""
+    try:
+        table = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    except csv.Error as exc:
+        raise IngestError(f"{what}: not readable as CSV ({exc})") from None
+    if not table:
+        raise IngestError(f"{what}: empty")
+    header = [h.strip() for h in table[0]]
+    rows, where = [], []
+    for n, values in enumerate(table[1:], start=2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            raise IngestError(f"{what} line {n}: {len(values)} fields where the header names "
+                              f"{len(header)}")
+        rows.append(dict(zip(header, (v.strip() for v in values))))
+        where.append(f"line {n}")
+    if not rows:
+        raise IngestError(f"{what}: a header and no rows")
+    return header, rows, where
 
 
 def to_int(value: Any) -> int | None:
