@@ -299,3 +299,32 @@ unit_column = "Performance_Units"
     with sm.using(m), pytest.raises(IngestError) as err:
         ingest_file(src, src.parent)
     assert f"/{first}: unit {raw[first]['Performance_Units']!r}" in str(err.value)
+
+
+def test_damaged_mapped_files_fail_cleanly(tmp_path):
+    """Cut, flipped and spliced copies of a mapped CSV and JSON: a Document or one IngestError."""
+    import random
+
+    rng = random.Random(14)
+    m = _mapping(tmp_path, WIDE_MAP)
+    rows = [dict(zip(WIDE_CSV.splitlines()[0].split(","), line.split(",")))
+            for line in WIDE_CSV.splitlines()[1:]]
+    samples = [WIDE_CSV.encode(), json.dumps(rows).encode()]
+    with sm.using(m):
+        for data in samples:
+            for _ in range(60):
+                b = bytearray(data)
+                op = rng.random()
+                if op < 0.3:
+                    b = b[:rng.randrange(len(b))]
+                elif op < 0.7:
+                    for _ in range(rng.randrange(1, 5)):
+                        b[rng.randrange(len(b))] = rng.choice(b'[]{}",:|\n0123456789x\x00')
+                else:
+                    j = rng.randrange(len(b))
+                    b[j:j] = rng.choice([b'"a":{"b":1},', b"\n\n", b",,,", b"1e999", b"null"])
+                try:
+                    doc = ingest_bytes(bytes(b), "sweep.csv" if data is samples[0] else "sweep.json")
+                except IngestError:
+                    continue
+                _claims(doc)
