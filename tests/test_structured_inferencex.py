@@ -23,7 +23,7 @@ FIX = Path(__file__).resolve().parent / "fixtures" / "structured" / "inferencex"
 SUPPORTED, CONTRADICTED = 0, 3
 
 
-@pytest.mark.parametrize("name", ["results.json", "dump.json", "results.csv"])
+@pytest.mark.parametrize("name", ["results.json", "dump.json", "results.csv", "agg_run.json"])
 def test_recognised_by_content(name):
     data = (FIX / name).read_bytes()
     assert structured.kind_of(data[:8192]) == "inferencex"
@@ -103,6 +103,18 @@ def test_csv_rows_keep_their_column_names():
     assert doc.meta["rows"][0]["cells"]["TTFT p99 (s)"] == "p99_ttft"
 
 
+def test_the_per_run_file_of_a_benchmark_job():
+    """One flat object (hw, tp, conc, metrics at the top): the GPU count is the TP size."""
+    doc = ingest_file(FIX / "agg_run.json", FIX)
+    assert doc.meta["shape"] == "one result" and doc.meta["rows"][0]["row"] == "/"
+    claims = _claims(doc)
+    c = _one(claims, "402.73")
+    assert (c.model, c.hardware, c.hw_count, c.engine, c.scope, c.concurrency) == \
+        ("DeepSeek-R1", "8 x MI325X", 8, "SGLang", "per_gpu", 16)
+    assert (_one(claims, "15.02").statistic, _one(claims, "15.02").scope) == ("p99", "per_user")
+    assert doc.meta["rows"][0]["cells"]["TTFT p99 (s)"] == "/p99_ttft"
+
+
 def _dump(**change) -> bytes:
     data = json.loads((FIX / "dump.json").read_text())
     for key, value in change.items():
@@ -145,7 +157,8 @@ def test_cli_stores_every_row(ix_db):
     try:
         assert con.execute("SELECT count(*) FROM ingest_errors").fetchone() == (0,)
         docs = con.execute("SELECT path, role FROM documents ORDER BY path").fetchall()
-        assert docs == [("dump.json", "primary"), ("results.csv", "primary"), ("results.json", "primary")]
+        assert docs == [("agg_run.json", "primary"), ("dump.json", "primary"),
+                        ("results.csv", "primary"), ("results.json", "primary")]
         n = con.execute("SELECT count(*) FROM claims c JOIN documents d ON d.id = c.doc_id "
                         "WHERE d.path = 'results.json'").fetchone()[0]
         assert n == 28            # 16 + 6 + 6 figures of the three rows that ran

@@ -113,6 +113,13 @@ def test_wide_csv_rows_become_claims(tmp_path):
     assert doc.meta["mapping_digest"] == m.digest()
 
 
+def test_the_latest_row_date_dates_the_document(tmp_path):
+    m = _mapping(tmp_path, "[columns]\nmodel = 'm'\ndate = 'day'\n[[value]]\ncolumn = 'v'\nunit = 'tok/s'\n")
+    with sm.using(m):
+        doc = ingest_bytes(b"m,day,v\nLlama 3.1 8B,2025-11-02,10\nLlama 3.1 8B,2025-12-24T08:00:00,11\n", "d.csv")
+    assert (doc.published, doc.meta["published_source"]) == ("2025-12-24", "latest row date")
+
+
 def test_long_table_takes_unit_metric_and_statistic_from_columns(tmp_path):
     m = _mapping(tmp_path, """
 [fixed]
@@ -161,6 +168,7 @@ unit = "req/s"
         doc = ingest_bytes(json.dumps(data).encode(), "runs.json")
     claims = _claims(doc)
     c = _one(claims, "23.5")
+    assert doc.published is None          # no [source] published, no date column
     assert (c.family, c.hardware, c.hw_count) == ("request_throughput", "4 x A100", 4)
     assert [r["row"] for r in doc.meta["rows"]] == ["/runs/0", "/runs/1"]
 

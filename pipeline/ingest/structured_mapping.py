@@ -516,8 +516,16 @@ def parse(text: str, mapping: Mapping | None = None) -> Parsed:
             m["start"], m["end"] = m["spans"][0]
     meta: dict[str, Any] = {"rows": [m for m in row_meta if m["spans"]], "n_rows": len(rows),
                             "mapping": mapping.path, "mapping_digest": mapping.digest()}
+    published = mapping.source.get("published")
+    if not published and "date" in mapping.columns:
+        # the latest date a row states (ISO dates only: a file's own spelling is not guessed)
+        dates = sorted(d[:10] for d in (cell(_get(r, mapping.columns["date"])) for r in rows)
+                       if re.match(r"\d{4}-\d\d-\d\d", d))
+        if dates:
+            published = dates[-1]
+            meta["published_source"] = "latest row date"
     return Parsed(w.text, "markdown", title=title, publisher=mapping.source.get("publisher"),
-                  published=mapping.source.get("published"), meta=meta)
+                  published=published, meta=meta)
 
 
 def _row_choice(where: str, row: dict, column: str, allowed: dict[str, str]) -> str:
