@@ -183,6 +183,38 @@ def test_files_the_mapping_does_not_fit_give_one_error(tmp_path, data, message):
         ingest_bytes(data.encode(), "sweep.csv")
 
 
+# --- Parquet ---------------------------------------------------------------------------------
+
+def _parquet(path: Path, csv_text: str) -> Path:
+    """``csv_text`` written as a Parquet file (numbers typed by pyarrow's CSV reader)."""
+    import io
+
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    pq.write_table(pcsv.read_csv(io.BytesIO(csv_text.encode())), path)
+    return path
+
+
+def test_parquet_through_a_mapping(tmp_path):
+    data = _parquet(tmp_path / "sweep.parquet", WIDE_CSV).read_bytes()
+    with pytest.raises(IngestError, match=r"Parquet file: read it through a mapping"):
+        ingest_bytes(data, "sweep.parquet")
+    with sm.using(_mapping(tmp_path, WIDE_MAP)):
+        doc = ingest_bytes(data, "sweep.parquet")
+        assert doc.meta["source_kind"] == "mapped_parquet"
+        claims = _claims(doc)
+        c = _one(claims, "1450.2")
+        assert (c.scope, c.hardware, c.engine, c.concurrency) == ("per_gpu", "8 x H100", "vLLM", 32)
+        assert len(claims) == 5                      # the empty cell is no figure
+        assert [r["row"] for r in doc.meta["rows"]] == ["row 1", "row 2", "row 3"]
+        with pytest.raises(IngestError, match=r"Parquet file not readable"):
+            ingest_bytes(data[:len(data) // 2], "sweep.parquet")
+        other = _parquet(tmp_path / "other.parquet", WIDE_CSV.replace("backend", "engine")).read_bytes()
+        with pytest.raises(IngestError, match=r"names column 'backend' that the file does not have"):
+            ingest_bytes(other, "other.parquet")
+
+
 # --- through the real CLI --------------------------------------------------------------------
 
 def test_cli_refuses_a_bad_mapping_before_reading(tmp_path, run_cli):
@@ -203,19 +235,24 @@ def test_cli_mapping_folder_ingest_and_check(tmp_path, run_cli):
     # a result file with a broken column is an error; an unrelated data file is skipped
     (corpus / "sweep_old.csv").write_text(WIDE_CSV.replace("gpu_type", "gpu_kind"))
     (corpus / "notebook.csv").write_text("epoch,loss\n1,0.5\n")
+    # the same sweep as Parquet is read through the mapping too; a Parquet of other columns is skipped
+    _parquet(corpus / "sweep.parquet", WIDE_CSV)
+    _parquet(corpus / "weights.parquet", "layer,norm\n1,0.5\n")
     mapping = tmp_path / "map.toml"
     mapping.write_text(WIDE_MAP)
     db = tmp_path / "x.duckdb"
     proc = run_cli("ingest", str(corpus), "--mapping", str(mapping), "--db", str(db), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "1 new" in proc.stdout and "1 errors" in proc.stdout and "1 skipped (unsupported)" in proc.stdout
+    assert "2 new" in proc.stdout and "1 errors" in proc.stdout and "2 skipped (unsupported)" in proc.stdout
     assert "skipped: notebook.csv: not a benchmark result file: it has none of the columns" in proc.stdout
+    assert "skipped: weights.parquet: not a benchmark result file" in proc.stdout
     assert "error: sweep_old.csv: the mapping" in proc.stderr and "'gpu_type'" in proc.stderr
     con = duckdb.connect(str(db), read_only=True)
     try:
         assert con.execute("SELECT path FROM ingest_errors").fetchall() == [("sweep_old.csv",)]
-        assert con.execute("SELECT path FROM documents").fetchall() == [("sweep.csv",)]
-        assert con.execute("SELECT count(*) FROM claims").fetchone() == (5,)
+        assert con.execute("SELECT path FROM documents ORDER BY path").fetchall() == \
+            [("sweep.csv",), ("sweep.parquet",)]
+        assert con.execute("SELECT count(*) FROM claims").fetchone() == (10,)
     finally:
         con.close()
     ok = run_cli("check", "Llama 3.1 70B on 8 x H100 with vLLM reaches 1,450 output tokens/s per GPU",
@@ -232,7 +269,8 @@ def test_cli_mapping_folder_ingest_and_check(tmp_path, run_cli):
     assert "0 skipped (unchanged)" in again.stdout, again.stdout
     con = duckdb.connect(str(db), read_only=True)
     try:
-        assert con.execute("SELECT value FROM claims WHERE surface = '812.5'").fetchone() == (812.5,)
+        assert con.execute("SELECT c.value FROM claims c JOIN documents d ON d.id = c.doc_id "
+                           "WHERE c.surface = '812.5' AND d.path = 'sweep.csv'").fetchone() == (812.5,)
     finally:
         con.close()
 

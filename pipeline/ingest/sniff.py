@@ -113,6 +113,12 @@ def detect(path: Path, head: bytes) -> str:
     found = sniff(head)
     if found == "empty":
         raise IngestError("empty file (0 bytes)")
+    if head.startswith(structured.PARQUET_MAGIC):
+        # a Parquet table of results is read through the user's mapping, never as text
+        why = structured.parquet(head)
+        if why:
+            raise IngestError(why)
+        return "markdown"
     if found in ("pdf", "html"):
         return found
     body = _as_utf8(head)

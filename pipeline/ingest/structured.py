@@ -32,12 +32,13 @@ from pipeline.ingest.structured_render import Writer as _Writer, accelerator_nam
     cell as _cell, csv_rows, is_number as _number, strict_json as _strict_json, to_int as _int
 from pipeline.ingest.text import Parsed, decode
 
-__all__ = ["kind_of", "parse", "or_else", "not_recognised", "in_folder", "log_units", "KINDS",
+__all__ = ["kind_of", "parse", "or_else", "not_recognised", "in_folder", "parquet", "log_units", "KINDS",
            "MLPERF_REQUIRED", "SUFFIXES"]
 
 KINDS = ("mlperf_summary_json", "mlperf_summary_csv", "mlperf_log_summary", "llmperf_summary",
          "inferencex", "mapped")
 SUFFIXES = (".json", ".csv")          # files of these extensions must be one of the kinds
+PARQUET_MAGIC = mapping.PARQUET_MAGIC    # Parquet files start (and end) with it
 
 # --- recognition (on the first few KB) ------------------------------------------------------
 
@@ -116,6 +117,26 @@ def not_recognised(suffix: str, head: bytes) -> str:
             f"median_intvty, ...) are read, or any CSV/JSON with --mapping (docs/structured.md)")
 
 
+def parquet(path_or_head: Any) -> str:
+    """'' when a Parquet file is to be read (a mapping is in force and, given a path, the
+    file has every column it names); else why not. Parquet is binary: only a mapping
+    says what its columns are."""
+    m = mapping.current()
+    if m is None:
+        return "Parquet file: read it through a mapping (--mapping MAP.toml, docs/structured.md)"
+    if isinstance(path_or_head, bytes):
+        return ""
+    try:
+        names = mapping.parquet_columns(str(path_or_head))
+    except IngestError:
+        return ""                      # damaged: read, so its error is recorded
+    missing = [c for c in m.needed() if c.split(".")[0] not in names]
+    if len(missing) == len(m.needed()):
+        return (f"not a benchmark result file: it has none of the columns the mapping "
+                f"{m.path} names (its columns: {', '.join(names)[:160]})")
+    return ""                          # all there, or some missing: read (an error names them)
+
+
 def in_folder(suffix: str, head: bytes) -> str:
     """Why a .json/.csv file met inside a folder is skipped ('' when it is a result file
     to read). Such folders hold all kinds of data files (package.json, a notebook's CSV):
@@ -135,7 +156,9 @@ def or_else(fallback: Callable[[bytes], Parsed]) -> Callable[[bytes], Parsed]:
     """A parser that reads a result file with ``parse`` and anything else with ``fallback``
     (the PARSERS entry of the format sniff.detect gives result files)."""
     def parse_any(data: bytes) -> Parsed:
-        return parse(data) if kind_of(decode(data[:8192]).text) else fallback(data)
+        if data.startswith(mapping.PARQUET_MAGIC) or kind_of(decode(data[:8192]).text):
+            return parse(data)
+        return fallback(data)
     parse_any.__name__ = f"structured_or_{getattr(fallback, '__module__', 'x').rsplit('.', 1)[-1]}"
     return parse_any
 
@@ -144,6 +167,11 @@ def or_else(fallback: Callable[[bytes], Parsed]) -> Callable[[bytes], Parsed]:
 
 def parse(data: bytes) -> Parsed:
     """Render a result file (kind by ``kind_of``); IngestError for a malformed one."""
+    if data.startswith(mapping.PARQUET_MAGIC):          # binary: only through a mapping
+        parsed = mapping.parse_parquet(data)
+        parsed.meta = {"source_kind": "mapped_parquet", **parsed.meta}
+        parsed.role = parsed.role or "primary"
+        return parsed
     decoded = decode(data)
     kind = kind_of(decoded.text[:8192])
     if kind is None:

@@ -32,7 +32,7 @@ from pipeline.ingest.structured_render import Writer, cell, csv_rows, is_number,
 from pipeline.ingest.text import Parsed
 
 __all__ = ["Mapping", "Value", "MappingError", "load", "configure", "current", "tag",
-           "fits", "misfit", "parse", "FIELDS", "SCOPES", "STATISTICS", "PHASES", "TOKENS"]
+           "fits", "misfit", "parse", "parse_parquet", "parquet_columns", "PARQUET_MAGIC", "FIELDS", "SCOPES", "STATISTICS", "PHASES", "TOKENS"]
 
 ENV = "CLAIMS_MAPPING"
 
@@ -434,12 +434,75 @@ def _family(unit: str) -> str:
     return found[1].family if found else ""
 
 
-def parse(text: str, mapping: Mapping | None = None) -> Parsed:
-    """Render a CSV/JSON of results through ``mapping`` (the one in force by default)."""
+def _in_force(mapping: Mapping | None) -> Mapping:
     mapping = mapping or current()
     if mapping is None:
         raise IngestError("no mapping in force (claims ingest FILE --mapping MAP.toml)")
+    return mapping
+
+
+def parse(text: str, mapping: Mapping | None = None) -> Parsed:
+    """Render a CSV/JSON of results through ``mapping`` (the one in force by default)."""
+    mapping = _in_force(mapping)
     rows, where, _ = _rows(text, mapping)
+    return _render(rows, where, mapping)
+
+
+# --- Parquet ---------------------------------------------------------------------------------
+
+PARQUET_MAGIC = b"PAR1"
+
+
+def parquet_columns(source: Any) -> list[str]:
+    """The column names of a Parquet file (its footer only), for the folder walk."""
+    import pyarrow.parquet as pq
+
+    try:
+        return list(pq.ParquetFile(source).schema_arrow.names)
+    except Exception as exc:  # pyarrow raises its own kinds for any damage
+        raise IngestError(f"Parquet file not readable ({type(exc).__name__}: "
+                          f"{' '.join(str(exc).split())[:160]})") from None
+
+
+def parse_parquet(data: bytes, mapping: Mapping | None = None) -> Parsed:
+    """Render a Parquet file of results through ``mapping``. Its size once decoded is
+    checked against the ingest's decompression limit (``--max-inflate-mb``) from the
+    footer, before any column is read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pipeline.ingest.limits import current as limits, size
+
+    mapping = _in_force(mapping)
+    try:
+        pf = pq.ParquetFile(pa.BufferReader(data))
+        meta = pf.metadata
+        decoded = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+        if decoded > limits().max_inflate_bytes:
+            raise IngestError(f"Parquet file decodes to {size(decoded)}, over the "
+                              f"{size(limits().max_inflate_bytes)} limit (--max-inflate-mb)")
+        names = list(pf.schema_arrow.names)
+        missing = [c for c in mapping.needed() if c.split(".")[0] not in names]
+        if missing:
+            raise IngestError(f"{misfit_for(missing, mapping)} (its columns: {', '.join(names)[:160]})")
+        rows = pf.read().to_pylist()
+    except IngestError:
+        raise
+    except Exception as exc:  # pyarrow raises its own kinds for any damage
+        raise IngestError(f"Parquet file not readable ({type(exc).__name__}: "
+                          f"{' '.join(str(exc).split())[:160]})") from None
+    if not rows:
+        raise IngestError("Parquet file: no rows")
+    # a missing or NaN figure is no figure
+    for r in rows:
+        for k, v in r.items():
+            if isinstance(v, float) and v != v:
+                r[k] = None
+    return _render(rows, [f"row {i + 1}" for i in range(len(rows))], mapping)
+
+
+def _render(rows: list[dict], where: list[str], mapping: Mapping) -> Parsed:
+    """The rows as pipe tables whose headers carry each figure's unit and scope."""
     ident = [f for f in FIELDS if f in mapping.columns or f in mapping.fixed]
     settings = list(mapping.settings)
 

@@ -66,6 +66,9 @@ def _classify(path: Path) -> tuple[str, str]:
             return ERROR, _os_problem("file", exc)
         reason = structured.in_folder(path.suffix, head) if head else ""
         return (UNSUPPORTED, reason) if reason else (DOCUMENT, "")
+    if path.suffix.lower() == ".parquet":
+        reason = structured.parquet(path)
+        return (UNSUPPORTED, reason) if reason else (DOCUMENT, "")
     if by_extension(path):
         return DOCUMENT, ""
     if path.suffix == "":
