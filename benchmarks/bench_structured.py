@@ -20,28 +20,8 @@ from pipeline.extract import extract_claims
 from pipeline.ingest import ingest_file
 from pipeline.ingest import structured_mapping as sm
 
-MAPPING = """
-[columns]
-model = "model"
-hardware = "gpu"
-count = "gpus"
-engine = "engine"
-isl = "isl"
-osl = "osl"
-concurrency = "conc"
-
-[[value]]
-column = "out_tps_gpu"
-unit = "tokens/s"
-scope = "per_gpu"
-tokens = "output"
-
-[[value]]
-column = "ttft_p99_ms"
-unit = "ms"
-phase = "ttft"
-statistic = "p99"
-"""
+# the mapping the tests read a sweep CSV with; the generated CSV has its columns
+MAPPING = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "structured" / "mapping" / "sweep.toml"
 
 
 def timed(path: Path, root: Path, repeat: int) -> tuple[str, int, int]:
@@ -59,11 +39,12 @@ def timed(path: Path, root: Path, repeat: int) -> tuple[str, int, int]:
 
 def generated(folder: Path, rows: int) -> Path:
     rng = random.Random(14)
-    lines = ["model,gpu,gpus,engine,isl,osl,conc,out_tps_gpu,ttft_p99_ms"]
+    lines = ["model_name,gpu_type,gpus,backend,dtype,in_len,out_len,users,out_tps_gpu,ttft_p99_ms"]
     for _ in range(rows):
         lines.append(",".join([rng.choice(["Llama 3.1 8B", "Llama 3.1 70B", "Mixtral 8x7B"]),
                                rng.choice(["H100", "H200", "MI300X", "B200"]),
                                str(rng.choice([1, 2, 4, 8])), rng.choice(["vLLM", "SGLang", "TensorRT-LLM"]),
+                               rng.choice(["FP8", "BF16"]),
                                str(rng.choice([128, 1024, 8192])), str(rng.choice([128, 1024])),
                                str(rng.choice([1, 8, 64, 256])), f"{rng.uniform(50, 5000):.1f}",
                                f"{rng.uniform(20, 4000):.1f}"]))
@@ -86,9 +67,8 @@ def main() -> None:
         print(f"MLPerf summary not found at {mlperf}: skipped")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        (folder / "map.toml").write_text(MAPPING)
         path = generated(folder, args.rows)
-        with sm.using(sm.load(folder / "map.toml")):
+        with sm.using(sm.load(MAPPING)):
             s, rows, claims = timed(path, folder, args.repeat)
         print(f"mapped CSV ({path.stat().st_size / 1e6:.1f} MB): {rows:,} rows, {claims:,} "
               f"claims; {s}")

@@ -229,23 +229,28 @@ def test_damaged_result_files_fail_cleanly():
     splices = [b'{"a":[1]}', b"null", b'"Performance_Result": {"x": 1},', b"|", b"\n\n",
                b"1e999", b'"timestamp": 99999999999999999999,']
     for path in sorted(FIX.rglob("*.*")):
-        data = path.read_bytes()
-        for _ in range(40):
-            b = bytearray(data)
-            op = rng.random()
-            if op < 0.3:
-                b = b[:rng.randrange(len(b))]
-            elif op < 0.6:
-                for _ in range(rng.randrange(1, 5)):
-                    b[rng.randrange(len(b))] = rng.choice(b'[]{}",:|\n0123456789x\x00')
-            else:
-                j = rng.randrange(len(b))
-                b[j:j] = rng.choice(splices)
-            try:
-                doc = ingest_bytes(bytes(b), path.name)
-            except IngestError:
-                continue
-            _claims(doc)
+        survives_damage(path.read_bytes(), path.name, rng, splices, 40)
+
+
+def survives_damage(data: bytes, name: str, rng, splices: list[bytes], n: int) -> None:
+    """``n`` cut, flipped or spliced copies of ``data`` (saved as ``name``) each give a
+    Document whose claims point into its text, or one IngestError."""
+    for _ in range(n):
+        b = bytearray(data)
+        op = rng.random()
+        if op < 0.3:
+            b = b[:rng.randrange(len(b))]
+        elif op < 0.6:
+            for _ in range(rng.randrange(1, 5)):
+                b[rng.randrange(len(b))] = rng.choice(b'[]{}",:|\n0123456789x\x00')
+        else:
+            j = rng.randrange(len(b))
+            b[j:j] = rng.choice(splices)
+        try:
+            doc = ingest_bytes(bytes(b), name)
+        except IngestError:
+            continue
+        _claims(doc)
 
 
 # --- claims check through the real CLI -------------------------------------------------------
