@@ -320,6 +320,9 @@ def fits(head: str, mapping: Mapping | None = None) -> str:
     mapping = mapping or current()
     if mapping is None:
         return ""
+    pointer = [p for p in mapping.source.get("rows", "").split("/") if p]
+    if pointer and _header(head, mapping) is None and f'"{pointer[0]}"' in head:
+        return "all"        # JSON whose rows sit under the pointer: the parse checks them
     missing = _missing(head, mapping)
     if not missing:
         return "all"
