@@ -48,6 +48,8 @@ def _mapping(tmp_path: Path, text: str, name: str = "map.toml") -> sm.Mapping:
     ("[[value]]\ncolumn = 'v'\nunit = 'tok/s/user'\nscope = 'per_gpu'", r"disagree"),
     ("[[value]]\ncolumn = 'v'\nunits = 's'", r"unknown key 'units'"),
     ("[columns]\nmodel = 'm'\n[fixed]\nmodel = 'x'\n[[value]]\ncolumn = 'v'\nunit = 's'", r"both a column and fixed"),
+    ("columns = 'model'\n[[value]]\ncolumn = 'v'\nunit = 's'", r"columns must be a table"),
+    ("value = 3", r"value must be a table"),
 ])
 def test_bad_mappings_are_refused_with_what_to_fix(tmp_path, text, message):
     with pytest.raises(sm.MappingError, match=message):

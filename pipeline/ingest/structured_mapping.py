@@ -152,12 +152,17 @@ def load(path: str | Path) -> Mapping:
 
 
 def from_dict(raw: dict[str, Any], path: str) -> Mapping:
-    """A Mapping from the parsed TOML (also how workers rebuild it from ``$CLAIMS_MAPPING``)."""
+    """A checked Mapping from a parsed TOML document (``path`` names it in messages)."""
     where = f"mapping {path}"
     unknown = sorted(set(raw) - _TOP)
     if unknown:
         raise MappingError(f"{where}: unknown section {', '.join(map(repr, unknown))} "
                            f"(sections: [source], [columns], [fixed], settings, [[value]])")
+    for key in ("source", "columns", "fixed"):
+        if key in raw and not isinstance(raw[key], dict):
+            raise MappingError(f"{where}: {key} must be a table ([{key}] with key = value lines)")
+    if "value" in raw and not isinstance(raw["value"], (list, dict)):
+        raise MappingError(f"{where}: value must be a table ([[value]] with column = ..., unit = ...)")
     columns: dict[str, str] = {}
     given = dict(raw.get("columns") or {})
     if isinstance(given.get("settings"), list):
