@@ -779,13 +779,25 @@ def trace_cmd(
 VERDICT_EXIT = {"supported": 0, "contradicted": 3, "unproven": 4, "ambiguous": 5}
 
 
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    claimreview = "claimreview"
+
+
 @app.command("check", epilog="Exit codes: 0 supported, 3 contradicted, 4 unproven, "
                              "5 ambiguous; 2 a problem you can fix (no database, bad option), "
                              "1 an unexpected failure.")
 def check_cmd(
     text: str = typer.Argument(..., help='A claim in plain words, e.g. "X topped 1,000 tokens/s per user".'),
     db: Optional[str] = DbOption,
-    fmt: OutFormat = typer.Option(OutFormat.text, "--format", "-f", help="text or json."),
+    fmt: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
+                                    help="text, json, or claimreview (schema.org ClaimReview "
+                                         "JSON-LD, as fact-checkers publish; docs/formats.md)."),
+    review_url: Optional[str] = typer.Option(
+        None, "--review-url", show_default=False,
+        help="claimreview: the address the review will be published at (its `url`; "
+             "default: a urn: naming this headline)."),
     debug: bool = DebugOption,
 ) -> None:
     """Check a claim against the record: supported, contradicted, unproven or ambiguous.
@@ -797,10 +809,24 @@ def check_cmd(
 
     _State.debug = _State.debug or debug
     verdict = check(text, db)
-    _emit(verdict, fmt, format_verdict)
+    if fmt is CheckFormat.claimreview:
+        _emit_claimreview(text, verdict, db, review_url)
+    else:
+        _emit(verdict, OutFormat(fmt.value), format_verdict)
     code = VERDICT_EXIT.get(verdict.verdict, 1)
     if code:
         raise typer.Exit(code)
+
+
+def _emit_claimreview(text: str, verdict, db: str | None, url: str | None) -> None:
+    """The verdict as ClaimReview JSON-LD, its evidence documents read from the warehouse."""
+    from pipeline.formats.claimreview import claim_review, evidence_documents
+
+    with Store.open(db, read_only=True) as store:
+        documents = evidence_documents(verdict, store)
+    out = _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout
+    json.dump(claim_review(text, verdict, documents, url=url), out, ensure_ascii=False, indent=1)
+    out.write("\n")
 
 
 # --- serve --------------------------------------------------------------------------------
