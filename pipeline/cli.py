@@ -575,6 +575,7 @@ class ExportKind(str, Enum):
     claims = "claims"
     links = "links"
     graph = "graph"
+    prov = "prov"
 
 
 class ExportFormat(str, Enum):
@@ -602,23 +603,28 @@ EXPORT_SQL = {
 
 @app.command()
 def export(
-    kind: ExportKind = typer.Argument(..., help="documents, claims, links or graph."),
+    kind: ExportKind = typer.Argument(..., help="documents, claims, links, graph or prov "
+                                                "(the claim graph as W3C PROV-JSON)."),
     db: Optional[str] = DbOption,
     fmt: Optional[ExportFormat] = typer.Option(
         None, "--format", "-f", show_default=False,
-        help="Tables: jsonl (default), csv or parquet. graph: graphml (default), gexf or json."),
+        help="Tables: jsonl (default), csv or parquet. graph: graphml (default), gexf or json. "
+             "prov: json (PROV-JSON, the default)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="File (default: stdout)."),
     cluster: Optional[str] = typer.Option(None, "--cluster", help="graph: one cluster (id or prefix)."),
     model: Optional[str] = typer.Option(None, "--model", help="graph: the claims on one model, with their clusters."),
     claim: Optional[str] = typer.Option(None, "--claim", help="graph: one claim's story (its cluster and its document)."),
     debug: bool = DebugOption,
 ) -> None:
-    """Write a table out as JSON lines, CSV or Parquet, or a graph as GraphML, GEXF or JSON."""
+    """Write a table out as JSON lines, CSV or Parquet, a graph as GraphML, GEXF or JSON,
+    or the whole claim graph as W3C PROV-JSON (docs/formats.md)."""
     from pipeline.output import write_records
 
     _State.debug = _State.debug or debug
     if kind is ExportKind.graph:
         return _export_graph(db, fmt or ExportFormat.graphml, output, cluster, model, claim)
+    if kind is ExportKind.prov:
+        return _export_prov(db, fmt or ExportFormat.json, output, cluster or model or claim)
     fmt = fmt or ExportFormat.jsonl
     if fmt in GRAPH_FORMATS:
         raise UserError(f"{fmt.value} is a graph format: `claims export graph --format {fmt.value}`")
@@ -694,6 +700,32 @@ def _export_graph(db, fmt: "ExportFormat", output: Path | None, cluster: str | N
         raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
     if output is None:
         sys.stdout.flush()
+
+
+def _export_prov(db, fmt: "ExportFormat", output: Path | None, selection: str | None) -> None:
+    """`claims export prov`: documents, claims, ingest and extraction, and the links that
+    are provenance, as PROV-JSON (docs/formats.md#prov)."""
+    from pipeline.formats.prov import write_prov
+
+    if fmt is not ExportFormat.json:
+        raise UserError(f"prov is written as PROV-JSON (--format json), not {fmt.value}")
+    if selection:
+        raise UserError("--cluster, --model and --claim select a graph: `claims export graph`; "
+                        "prov exports the whole warehouse")
+    if output is not None and output.is_dir():
+        raise UserError(f"{output} is a folder; -o takes a file name")
+    if output is not None and not output.parent.is_dir():
+        raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
+    with Store.open(db, read_only=True) as store:
+        try:
+            fh = output.open("w", encoding="utf-8") if output else sys.stdout
+        except OSError as exc:
+            raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
+        try:
+            write_prov(store, fh)
+        finally:
+            if output:
+                fh.close()
 
 
 def _link_line(columns: list[str], row: tuple) -> dict[str, Any]:
