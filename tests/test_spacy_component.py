@@ -148,3 +148,13 @@ def test_a_saved_pipeline_loads_with_the_component(tmp_path):
     assert loaded.pipe_names == ["claims"]
     doc = loaded(SENTENCE)
     assert [s.text for s in doc.spans["figures"]] == ["826 tokens/s", "2.1x"]
+
+
+def test_the_spacy_page_runs_as_written():
+    """docs/spacy.md's examples are doctests: the outputs shown are the outputs."""
+    import doctest
+
+    page = REPO / "docs" / "spacy.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10, "the page lost its examples"
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {page.name} failed"
