@@ -632,10 +632,7 @@ def export(
         raise UserError("--cluster, --model and --claim select a graph: `claims export graph`")
     if fmt is ExportFormat.parquet and output is None:
         raise UserError("parquet is binary: give a file with -o FILE")
-    if output is not None and output.is_dir():
-        raise UserError(f"{output} is a folder; -o takes a file name")
-    if output is not None and not output.parent.is_dir():
-        raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
+    _check_output_file(output)
     with Store.open(db, read_only=True) as store:
         if fmt is ExportFormat.parquet:
             import pyarrow.parquet as pq
@@ -664,6 +661,14 @@ def export(
                 fh.close()
 
 
+def _check_output_file(output: Path | None) -> None:
+    """-o FILE names a file that can be created: not a folder, in a folder that exists."""
+    if output is not None and output.is_dir():
+        raise UserError(f"{output} is a folder; -o takes a file name")
+    if output is not None and not output.parent.is_dir():
+        raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
+
+
 def _export_graph(db, fmt: "ExportFormat", output: Path | None, cluster: str | None,
                   model: str | None, claim: str | None) -> None:
     """`claims export graph`: one cluster, one model or one claim's story (docs/graph.md)."""
@@ -675,10 +680,7 @@ def _export_graph(db, fmt: "ExportFormat", output: Path | None, cluster: str | N
     if sum(x is not None for x in (cluster, model, claim)) != 1:
         raise UserError("give one of --cluster ID, --model M or --claim ID: a graph is built "
                         "per cluster or filter, never for the whole warehouse")
-    if output is not None and output.is_dir():
-        raise UserError(f"{output} is a folder; -o takes a file name")
-    if output is not None and not output.parent.is_dir():
-        raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
+    _check_output_file(output)
     record = open_record(db)
     try:
         if cluster is not None:
@@ -712,10 +714,7 @@ def _export_prov(db, fmt: "ExportFormat", output: Path | None, selection: str | 
     if selection:
         raise UserError("--cluster, --model and --claim select a graph: `claims export graph`; "
                         "prov exports the whole warehouse")
-    if output is not None and output.is_dir():
-        raise UserError(f"{output} is a folder; -o takes a file name")
-    if output is not None and not output.parent.is_dir():
-        raise UserError(f"cannot write {output}: no folder {output.parent} (create it first)")
+    _check_output_file(output)
     with Store.open(db, read_only=True) as store:
         try:
             fh = output.open("w", encoding="utf-8") if output else sys.stdout
