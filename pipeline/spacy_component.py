@@ -22,6 +22,9 @@ that a ``Doc`` crosses ``nlp.pipe(n_process=2)`` (spaCy sends docs between proce
   its character offsets alone, and two claims can expand to the same tokens);
 * ``Doc._.claims``: the same as ``pipeline.model.Claim`` records (a getter);
 * ``Span._.claim``: the ``Claim`` whose id the span carries (``span.id_``; a getter);
+* ``Span._.entities``: the named entities of the claim's sentence, when a trained
+  pipeline (or an entity ruler) ran before this component (a getter; it never changes
+  the claims, which come from the text alone);
 * ``Doc._.claims_metadata`` (set by the caller, optional): the document fields
   ``extract`` takes (``title``, ``publisher``, ``url``, ...), which matter to extraction:
   a figure whose sentence names no model takes the one the title names.
@@ -61,6 +64,18 @@ def _claim_of(span: Span) -> Claim | None:
     return None
 
 
+def _entities_of(span: Span) -> list[Span]:
+    """The named entities (``doc.ents``, from a trained pipeline's ``ner`` or an
+    ``entity_ruler`` earlier in the pipeline) in the sentence of the span's claim, or in
+    the span itself for a claim without a sentence (a table cell)."""
+    claim = _claim_of(span)
+    if claim is None:
+        return []
+    lo = claim.sentence_start if claim.sentence_start is not None else span.start_char
+    hi = claim.sentence_end if claim.sentence_end is not None else span.end_char
+    return [e for e in span.doc.ents if e.start_char < hi and e.end_char > lo]
+
+
 def _register_extensions() -> None:
     """Set the extensions once per process (a second set would raise, or with force
     drop the values of docs already made)."""
@@ -70,6 +85,8 @@ def _register_extensions() -> None:
         Doc.set_extension("claims", getter=_claims_of)
     if not Span.has_extension("claim"):
         Span.set_extension("claim", getter=_claim_of)
+    if not Span.has_extension("entities"):
+        Span.set_extension("entities", getter=_entities_of)
     if not Doc.has_extension("claims_metadata"):
         Doc.set_extension("claims_metadata", default=None)
 

@@ -158,3 +158,27 @@ def test_the_spacy_page_runs_as_written():
     result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10, "the page lost its examples"
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {page.name} failed"
+
+
+def test_entities_of_an_earlier_component_are_beside_the_claims():
+    """A pipeline with entities (an entity ruler built here, standing in for a trained
+    ``ner``): each claim span lists its sentence's entities, and the claims stay those of
+    ``extract``. The ORG the extractor does not credit is there to read."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    ruler = nlp.add_pipe("entity_ruler")
+    ruler.add_patterns([{"label": "ORG", "pattern": "Kestrel Labs"},
+                        {"label": "ORG", "pattern": "Osprey Cloud"},
+                        {"label": "PRODUCT", "pattern": "Falcon 180B"}])
+    nlp.add_pipe("claims")
+    text = ("Kestrel Labs says Falcon 180B runs at 96 tokens/s per user on 8 x H100. "
+            "In tests at Osprey Cloud, it reached 75 tokens/s per user.")
+    doc = nlp(text)
+    assert doc._.claims == extract(text)
+    first, second = doc.spans["claims"]
+    assert [(e.text, e.label_) for e in first._.entities] == [("Kestrel Labs", "ORG"),
+                                                              ("Falcon 180B", "PRODUCT")]
+    assert [(e.text, e.label_) for e in second._.entities] == [("Osprey Cloud", "ORG")]
+    assert first._.claim.asserted_by == "Kestrel Labs"
+    assert second._.claim.asserted_by is None       # the ORG an entity model adds
+    assert nlp.pipe_names == ["sentencizer", "entity_ruler", "claims"]
