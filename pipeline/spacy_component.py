@@ -31,7 +31,6 @@ that a ``Doc`` crosses ``nlp.pipe(n_process=2)`` (spaCy sends docs between proce
 """
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from typing import Any, Iterable, Iterator
 
 from spacy.language import Language
@@ -95,22 +94,15 @@ _register_extensions()
 
 
 def claim_span(doc: Doc, claim: Claim) -> Span:
-    """The span of the tokens ``doc.text[claim.start:claim.end]`` touches, labelled with
-    the claim's family and carrying its id.
-
-    ``doc.char_span(..., alignment_mode="expand")`` gives it whenever the claim starts on
-    a character of a token; a claim starting in the whitespace after a token (which a
-    surface never does today) still gets the tokens it overlaps, so no claim is dropped.
-    """
+    """The span of the tokens ``doc.text[claim.start:claim.end]`` touches
+    (``alignment_mode="expand"``: a figure glued to a word widens to the whole token),
+    labelled with the claim's family and carrying its id. spaCy gives a span for every
+    non-empty range inside the text, a token's trailing space included."""
     span = doc.char_span(claim.start, claim.end, label=claim.family, span_id=claim.id,
                          alignment_mode="expand")
-    if span is None:
-        starts = [t.idx for t in doc]
-        ends = [t.idx + len(t) for t in doc]
-        first = bisect_right(ends, claim.start)          # first token ending after start
-        last = bisect_left(starts, claim.end)            # first token starting at/after end
-        first = min(first, max(len(doc) - 1, 0))
-        span = Span(doc, first, max(last, first + 1), label=claim.family, span_id=claim.id)
+    if span is None:        # only for offsets outside the text: not this text's claim
+        raise ValueError(f"claim {claim.id} [{claim.start}:{claim.end}] is outside the "
+                         f"text ({len(doc.text)} characters)")
     return span
 
 

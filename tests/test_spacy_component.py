@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -182,3 +183,25 @@ def test_entities_of_an_earlier_component_are_beside_the_claims():
     assert first._.claim.asserted_by == "Kestrel Labs"
     assert second._.claim.asserted_by is None       # the ORG an entity model adds
     assert nlp.pipe_names == ["sentencizer", "entity_ruler", "claims"]
+
+
+def test_every_character_range_gets_a_span():
+    """``claim_span`` relies on spaCy giving a span for any non-empty range of the text
+    (glued figures, newlines and extra spaces around it) that covers its non-space
+    characters (a claim never starts or ends with a space); a range outside the text is
+    refused."""
+    from pipeline.spacy_component import claim_span
+
+    text = " 8xH100  at\n\n2.1x-faster, 96 tok/s "
+    doc = spacy.blank("en")(text)
+    base = extract("826 tokens/s")[0]
+    for i in range(len(text)):
+        for j in range(i + 1, len(text) + 1):
+            span = claim_span(doc, replace(base, start=i, end=j))
+            piece = text[i:j]
+            if piece.strip():       # the non-space characters are inside (a token's
+                lo = i + len(piece) - len(piece.lstrip())   # trailing space is not)
+                hi = j - (len(piece) - len(piece.rstrip()))
+                assert span.start_char <= lo and hi <= span.end_char, (i, j, span.text)
+    with pytest.raises(ValueError, match="outside"):
+        claim_span(doc, replace(base, start=len(text) + 1, end=len(text) + 5))
