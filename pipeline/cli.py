@@ -717,7 +717,8 @@ def _export_prov(db, fmt: "ExportFormat", output: Path | None, selection: str | 
     _check_output_file(output)
     with Store.open(db, read_only=True) as store:
         try:
-            fh = output.open("w", encoding="utf-8") if output else sys.stdout
+            fh = output.open("w", encoding="utf-8") if output else (
+                _Safe(sys.stdout) if sys.stdout.isatty() else sys.stdout)
         except OSError as exc:
             raise UserError(f"cannot write {output}: {exc.strerror or one_line(exc)}") from None
         try:
