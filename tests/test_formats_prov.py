@@ -157,3 +157,43 @@ def test_wrong_options_are_clear_errors(exported, run_cli, args, message):
     db, _ = exported
     p = run_cli("export", "prov", "--db", str(db), *args, cwd=REPO)
     assert p.returncode == 2 and message in p.stderr and not p.stdout
+
+
+def test_control_characters_reach_a_terminal_escaped(tmp_path, run_cli):
+    """On a terminal the export shows a title's C1 control and bidi override escaped;
+    redirected, the file is the data, raw characters and all."""
+    import os
+    import subprocess
+
+    from conftest import claims_command
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "odd.md").write_text('---\ntitle: "Odd \\u009b6n \\u202eknown"\n---\n\n'
+                                 "Falcon 180B reaches 96 tokens/s per user on 8 x H100.\n",
+                                 encoding="utf-8")
+    run_cli("ingest", str(docs), "--db", str(tmp_path / "w.duckdb"), "-q", cwd=tmp_path, check=True)
+    piped = run_cli("export", "prov", "--db", str(tmp_path / "w.duckdb"), cwd=tmp_path, check=True)
+    assert "\x9b6n \u202eknown" in piped.stdout
+    json.loads(piped.stdout)
+    master, slave = os.openpty()
+    proc = subprocess.Popen([*claims_command(), "export", "prov", "--db", str(tmp_path / "w.duckdb")],
+                            cwd=tmp_path, stdout=slave, stderr=subprocess.PIPE)
+    os.close(slave)
+    out = b""
+    try:
+        while True:             # read as it comes: a full terminal buffer would stop the writer
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:     # EIO: the writer closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        proc.wait(timeout=120)
+    finally:
+        os.close(master)
+    text = out.decode("utf-8")
+    assert proc.returncode == 0, proc.stderr.read()
+    assert "\x9b" not in text and "\u202e" not in text
+    assert "\\x9b6n \\u202eknown" in text
