@@ -7,8 +7,9 @@ fails on
 - an import cycle between modules of ``pipeline/``;
 - an arrow from a lower stage to a higher one. The stages, lowest first:
   shared data (``model``, ``vocab/``) < ingest < extract < link < store < check (and the
-  ingest flow, ``run``) < report (``report/``, ``trace``, ``graph``, ``output``) < cli
-  (``cli``, ``api``, ``explain``). A module may import its own stage or lower ones.
+  ingest flow, ``run``) < report (``report/``, ``trace``, ``graph``, ``output``,
+  ``formats/``) < cli (``cli``, ``api``, ``explain``, ``spacy_component``). A module may
+  import its own stage or lower ones.
 
 ``from pipeline.ingest import meta`` is an arrow to ``pipeline.ingest.meta`` (the submodule),
 not to the package's ``__init__``. Nothing is imported or run: only the source is parsed.
@@ -34,8 +35,9 @@ STAGES = (
     ("pipeline.checker", 5), ("pipeline.check", 5), ("pipeline.check_sql", 5), ("pipeline.run", 5),
     ("pipeline.link_flow", 5), ("pipeline.link_parts", 5), ("pipeline.ray_ingest", 5),
     ("pipeline.report", 6), ("pipeline.trace", 6), ("pipeline.graph", 6), ("pipeline.output", 6),
+    ("pipeline.formats", 6),
     ("pipeline.cli", 7), ("pipeline.api", 7), ("pipeline.explain", 7), ("pipeline.clidoc", 7),
-    ("pipeline.serve", 7),
+    ("pipeline.serve", 7), ("pipeline.spacy_component", 7),
 )
 STAGE_NAMES = ("shared", "ingest", "extract", "link", "store", "check", "report", "cli")
 
