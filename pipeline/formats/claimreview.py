@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 if TYPE_CHECKING:
-    from pipeline.check import Evidence, Verdict
+    from pipeline.checker import Evidence, Verdict
     from pipeline.store import Store
 
 CONTEXT = "https://schema.org"
