@@ -763,19 +763,45 @@ class OutFormat(str, Enum):
 def report_cmd(
     db: Optional[str] = DbOption,
     output: Path = typer.Option(Path("."), "-o", "--output",
-                                help="Folder for report.html and report.md (created if missing)."),
+                                help="Folder for report.html, report.md and pages/ (created if "
+                                     "missing)."),
+    model: Optional[str] = typer.Option(
+        None, "--model", help="Only figures on this model (aliases folded) and their clusters."),
+    since: Optional[str] = typer.Option(
+        None, "--since", help="Only documents published on or after this date (YYYY-MM-DD, "
+                              "YYYY-MM or YYYY); undated documents are left out."),
+    doc: Optional[str] = typer.Option(
+        None, "--doc", help="Only this document: its path (or the end of it) or an id prefix."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=1, show_default=False,
+        help="Processes checking the figures outside primary documents (default: the number "
+             "of cores)."),
     debug: bool = DebugOption,
 ) -> None:
-    """Write report.html (one self-contained file) and report.md."""
+    """Write report.html and report.md (the summary) and pages/ (one page per model or
+    subject and per document, each cluster with its graph), all linked and self-contained."""
     from pipeline.report import write_report
     from pipeline.record import open_record
+    from pipeline.report.scope import Scope, ScopeError, parse_since
+    from pipeline.run import default_workers
 
     _State.debug = _State.debug or debug
     if output.exists() and not output.is_dir():
         raise UserError(f"{output} is a file; -o takes a folder")
+    try:
+        scope = Scope(model=model, since=parse_since(since) if since is not None else None,
+                      doc=doc)
+    except ScopeError as exc:
+        raise UserError(str(exc)) from None
     record = open_record(db)
-    html_path, md_path = write_report(record, output)
-    _say(f"wrote {html_path} and {md_path}")
+    try:
+        files = write_report(record, output, scope=scope,
+                             workers=workers if workers is not None else default_workers())
+    except ScopeError as exc:
+        raise UserError(str(exc)) from None
+    big, size = files.largest()
+    _say(f"wrote {files.html} and {files.md}, and {len(files.pages)} pages in "
+         f"{files.html.parent / 'pages'} (largest {big.name}, {size / 1e6:.1f} MB)")
 
 
 def _emit(result, fmt: "OutFormat", as_text) -> None:

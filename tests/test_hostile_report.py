@@ -43,22 +43,34 @@ def test_dollar_signs_in_titles_and_publishers_do_not_stop_the_report(hostile):
     assert "$x^$ Labs" in svg
 
 
+def _pages(tmp, ext: str) -> dict:
+    out = tmp / "out"
+    return {f: f.read_text() for f in [out / f"report{ext}", *sorted((out / "pages").glob(f"*{ext}"))]}
+
+
 def test_no_link_but_http_and_a_content_security_policy(hostile):
     tmp, _ = hostile
-    html = (tmp / "out" / "report.html").read_text()
-    hrefs = re.findall(r'href="([^"]*)"', html)
-    assert all(h.startswith(("#", "https://", "http://")) for h in hrefs), hrefs
-    assert "javascript:" not in "".join(hrefs) and "data:" not in "".join(hrefs)
-    assert "javascript:alert(1)" in html            # shown, as text
-    assert "<img" not in html.lower()
-    assert 'href="https://example.com/x?a=%3Cimg%20src=x%20onerror=alert(1)%3E"' in html
-    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
-    assert csp and "default-src 'none'" in csp.group(1) and "script" not in csp.group(1)
+    pages = _pages(tmp, ".html")
+    shown = False
+    for path, html in pages.items():
+        hrefs = re.findall(r'href="([^"]*)"', html)
+        # anchors, the report's own pages, and http(s) addresses: nothing else is a link
+        assert all(h.startswith(("#", "https://", "http://"))
+                   or re.fullmatch(r"(?:pages/|\.\./)?[a-z0-9-]+\.html(?:#[\w-]+)?", h)
+                   for h in hrefs), (path, hrefs)
+        assert "javascript:" not in "".join(hrefs) and "data:" not in "".join(hrefs)
+        assert "<img" not in html.lower()
+        shown |= "javascript:alert(1)" in html            # shown, as text
+        csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
+        assert csp and "default-src 'none'" in csp.group(1) and "script" not in csp.group(1)
+    assert shown
+    assert any('href="https://example.com/x?a=%3Cimg%20src=x%20onerror=alert(1)%3E"' in h
+               for h in pages.values())
 
 
 def test_markdown_urls_are_validated_and_cannot_break_out(hostile):
     tmp, _ = hostile
-    md = (tmp / "out" / "report.md").read_text()
+    md = "\n".join(_pages(tmp, ".md").values())
     autolinks = re.findall(r"<([^<>\s]+)>", md)
     assert autolinks == ["https://example.com/x?a=%3Cimg%20src=x%20onerror=alert(1)%3E"]
     assert "<img" not in md and "<javascript:" not in md and "<data:" not in md

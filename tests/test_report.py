@@ -23,13 +23,25 @@ def _ingest(run_cli, folder: Path, db: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def corpus_report(tmp_path_factory, run_cli):
+def corpus_out(tmp_path_factory, run_cli):
     tmp = tmp_path_factory.mktemp("report")
     db = _ingest(run_cli, REPO / "corpus", tmp / "c.duckdb")
     out = tmp / "out"
     p = run_cli("report", "--db", db, "-o", str(out), cwd=REPO, check=True)
-    assert "report.html" in p.stdout and "report.md" in p.stdout
+    assert "report.html" in p.stdout and "report.md" in p.stdout and "pages" in p.stdout
+    return db, out
+
+
+@pytest.fixture(scope="module")
+def corpus_report(corpus_out):
+    db, out = corpus_out
     return db, (out / "report.html").read_text(), (out / "report.md").read_text()
+
+
+def all_pages(out: Path, ext: str) -> dict[Path, str]:
+    """report.<ext> and every page beside it."""
+    files = [out / f"report{ext}", *sorted((out / "pages").glob(f"*{ext}"))]
+    return {f: f.read_text() for f in files}
 
 
 @pytest.fixture(scope="module")
@@ -51,18 +63,72 @@ def rows_with(html_part: str, surface: str) -> list[str]:
     return [r for r in html_part.split("<tr>") if f"<mark>{escape(surface)}</mark>" in r]
 
 
-def test_html_is_self_contained(corpus_report):
+def test_html_is_self_contained(corpus_out, corpus_report):
     _, html, _ = corpus_report
-    low = html.lower()
-    for banned in ("<script", "<link", "<img", "<iframe", " src=", "@import", "@font-face",
-                   "url(http", 'href="http://', "xlink:href=\"http"):
-        assert banned not in low, banned
-    hrefs = re.findall(r'href="([^"]*)"', html)
-    # anchors inside the page, and plain links to the documents' own URLs (not resources)
-    assert all(h.startswith("#") or h.startswith("https://example.com/") for h in hrefs)
-    assert "<style>" in html and html.count("<svg") == 2
-    ids = re.findall(r'\bid="([^"]+)"', html)
-    assert len(ids) == len(set(ids)), "duplicate element ids across inline SVGs"
+    assert "<style>" in html and html.count("<svg") == 2       # the two charts
+    _, out = corpus_out
+    pages = all_pages(out, ".html")
+    assert len(pages) > 10
+    for path, text in pages.items():
+        low = text.lower()
+        for banned in ("<script", "<link", "<img", "<iframe", " src=", "@import", "@font-face",
+                       "url(http", 'href="http://', "xlink:href=\"http"):
+            assert banned not in low, (path, banned)
+        # anchors, other pages of the report, and the documents' own URLs (not resources)
+        for h in re.findall(r'href="([^"]*)"', text):
+            assert h.startswith(("#", "https://example.com/")) or re.fullmatch(
+                r"(?:pages/|\.\./)?[a-z0-9-]+\.html(?:#[\w-]+)?", h), (path, h)
+        ids = re.findall(r'\bid="([^"]+)"', text)
+        assert len(ids) == len(set(ids)), f"duplicate element ids in {path.name}"
+
+
+@pytest.mark.parametrize("ext", [".html", ".md"])
+def test_every_page_is_reachable_and_every_link_resolves(corpus_out, ext):
+    _, out = corpus_out
+    pages = all_pages(out, ext)
+    link = (r'href="([^"#:]+)(?:#([^"]*))?"' if ext == ".html"
+            else r"\]\(([^)#:\s]+)(?:#([^)\s]*))?\)")
+    reached, todo = set(), [out / f"report{ext}"]
+    while todo:
+        page = todo.pop()
+        if page in reached:
+            continue
+        reached.add(page)
+        for target, anchor in re.findall(link, pages[page]):
+            dest = (page.parent / target).resolve()
+            assert dest in {p.resolve() for p in pages}, (page.name, target)
+            dest = next(p for p in pages if p.resolve() == dest)
+            if anchor and ext == ".html":
+                assert f'id="{anchor}"' in pages[dest], (page.name, target, anchor)
+            todo.append(dest)
+    assert reached == set(pages), sorted(p.name for p in set(pages) - reached)
+
+
+def test_model_pages_draw_each_cluster_as_a_story(corpus_out):
+    from xml.etree import ElementTree
+
+    db, out = corpus_out
+    n_clusters = duckdb.connect(db, read_only=True).execute(
+        "SELECT count(DISTINCT cluster_id) FROM clusters").fetchone()[0]
+    svgs = []
+    for path, text in all_pages(out, ".html").items():
+        svgs += re.findall(r'<svg xmlns="http://www.w3.org/2000/svg"[^>]*class="story-svg".*?</svg>',
+                           text, flags=re.S)
+    assert len(svgs) == n_clusters >= 2
+    ns = "{http://www.w3.org/2000/svg}"
+    found = False
+    for svg in svgs:
+        root = ElementTree.fromstring(svg)                 # well-formed XML
+        figs = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "st-fig"]
+        if "1.09 million tokens per second" in figs:
+            # the coverage's figure hangs under InferenceX's peak, which came first
+            assert figs == ["1,094,347 tok/s", "1.09 million tokens per second"]
+            marks = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "st-mark"]
+            assert marks[0] == "first"
+            tree = [p for p in root.iter(f"{ns}path") if p.get("stroke") == "#1a7f37"]
+            assert len(tree) == 1                          # one "same figure" edge
+            found = True
+    assert found
 
 
 def test_seed_unsourced_figures_are_shown_unsourced(corpus_report):
@@ -81,8 +147,10 @@ def test_seed_unsourced_figures_are_shown_unsourced(corpus_report):
         assert lines and all("unsourced" in l for l in lines), surface
 
 
-def test_figures_trace_back_to_path_span_and_text(corpus_report):
-    db, html, md = corpus_report
+def test_figures_trace_back_to_path_span_and_text(corpus_out):
+    db, out = corpus_out
+    html = "".join(all_pages(out, ".html").values())
+    md = "".join(all_pages(out, ".md").values())
     con = duckdb.connect(db, read_only=True)
     texts = dict(con.execute("SELECT path, text FROM documents").fetchall())
     spans = set(con.execute("SELECT d.path, c.start, c.\"end\" FROM claims c "

@@ -1,25 +1,121 @@
-"""Reports over the warehouse: report.html (self-contained) and report.md.
+"""Reports over the warehouse: a summary page plus one page per model or subject and per
+document, in HTML (self-contained pages) and Markdown.
 
-``write_report(record, out_dir)`` gathers what the reports show (gather.py), draws the
-charts (charts.py, inline SVG) and writes both files; html.py and markdown.py only lay out.
+``write_report(record, out_dir)`` gathers what the pages show (gather.py, for the figures a
+``Scope`` selects), draws the charts (charts.py) and each cluster's story (story_svg.py,
+from pipeline.graph), and writes
+
+* ``report.html`` and ``report.md``: counts, the figures outside primary documents with
+  their verdicts, charts, the top clusters, conflicts, mismatches and derived checks (at
+  most a readable number of each), an index of the model pages and of the documents;
+* ``pages/<model or subject>.html|.md``: all of that for one model, every cluster whole
+  with its graph;
+* ``pages/doc-<name>.html|.md``: every figure of one document.
+
+html.py and markdown.py only lay out; pages.py names the files and links them.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
-def write_report(record, out_dir: str | Path) -> tuple[Path, Path]:
-    """Write report.html and report.md into ``out_dir``; returns their paths."""
+@dataclass
+class ReportFiles:
+    """What ``write_report`` wrote; unpacks as (report.html, report.md)."""
+
+    html: Path
+    md: Path
+    pages: list[Path] = field(default_factory=list)
+
+    def __iter__(self):
+        return iter((self.html, self.md))
+
+    def largest(self) -> tuple[Path, int]:
+        sizes = [(p, p.stat().st_size) for p in [self.html, self.md, *self.pages]]
+        return max(sizes, key=lambda t: t[1])
+
+
+# files a previous report wrote in pages/ (removed first, so no page outlives its subject)
+_OWN = re.compile(r"^(?:model|subject|doc)-[a-z0-9-]+-[0-9a-f]{8}(?:-\d+)?\.(?:html|md)$")
+PART_BYTES = 1_500_000     # clusters on one model page before it continues on a next part
+
+
+def split_parts(sizes: list[int], budget: int = PART_BYTES) -> list[range]:
+    """Consecutive runs of items whose sizes add up to at most ``budget`` (an item larger
+    than the budget is a run of its own); at least one run."""
+    runs, start, total = [], 0, 0
+    for i, n in enumerate(sizes):
+        if i > start and total + n > budget:
+            runs.append(range(start, i))
+            start, total = i, 0
+        total += n
+    runs.append(range(start, len(sizes)))
+    return runs
+
+
+def _first(blocks: list[tuple[str, object]], sid: str) -> int:
+    return next(i for i, (k, _) in enumerate(blocks) if k == sid)
+
+
+def write_report(record, out_dir: str | Path, scope=None, workers: int = 1) -> ReportFiles:
+    """Write the summary and its pages into ``out_dir``; ``scope`` narrows the figures
+    (report.scope.Scope), ``workers`` processes check the figures outside primary documents."""
     from pipeline.report import html, markdown
     from pipeline.report.gather import gather
+    from pipeline.report.pages import PAGES_DIR, PageIndex
+    from pipeline.report.story_svg import story_svg
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    data = gather(record)
-    html_path, md_path = out / "report.html", out / "report.md"
-    html_path.write_text(html.render(data), encoding="utf-8")
-    md_path.write_text(markdown.render(data), encoding="utf-8")
-    return html_path, md_path
+    pages_dir = out / PAGES_DIR
+    pages_dir.mkdir(exist_ok=True)
+    for old in pages_dir.iterdir():
+        if _OWN.match(old.name) and old.is_file():
+            old.unlink()
+    data = gather(record, scope=scope, workers=workers)
+    hidx, midx = PageIndex.of(data, ".html"), PageIndex.of(data, ".md")
+    # each model page's items (clusters with their graphs, conflicts, ...), cut into parts
+    # of a few MB; a cluster's address is the part that holds it
+    plan = []
+    for g in data.groups:
+        arts = [html.cluster_article(cv, None, story_svg(record, cv.id,
+                                                         [f.claim.id for f in cv.figs]).svg)
+                for cv in g.clusters]
+        blocks = html.group_blocks(g, hidx.inside(), arts)
+        runs = split_parts([len(h.encode("utf-8")) for _, h in blocks], PART_BYTES)
+        slugs = [g.slug] + [f"{g.slug}-{k + 1}" for k in range(1, len(runs))]
+        for slug, run in zip(slugs, runs):
+            for i in run:
+                if blocks[i][0] == "clusters":
+                    cid = g.clusters[i - _first(blocks, "clusters")].id
+                    hidx.clusters[cid] = midx.clusters[cid] = slug
+        plan.append((g, arts, runs, slugs))
+    files = ReportFiles(out / "report.html", out / "report.md")
+    files.html.write_text(html.render(data, hidx), encoding="utf-8")
+    files.md.write_text(markdown.render(data, midx), encoding="utf-8")
+    hin, min_ = hidx.inside(), midx.inside()
+
+    def write(path: Path, text: str) -> None:
+        path.write_text(text, encoding="utf-8")
+        files.pages.append(path)
+
+    for g, arts, runs, slugs in plan:
+        hb = html.group_blocks(g, hin, arts)            # again: links to the final parts
+        mb = markdown.group_blocks(g, min_)
+        for k, (slug, run) in enumerate(zip(slugs, runs)):
+            write(pages_dir / f"{slug}.html",
+                  html.render_group(data, g, hin, [hb[i] for i in run], k,
+                                    [s + ".html" for s in slugs]))
+            write(pages_dir / f"{slug}.md",
+                  markdown.render_group(data, g, min_, [mb[i] for i in run], k,
+                                        [s + ".md" for s in slugs]))
+    for d, figs in data.documents:
+        slug = hidx.docs[d.id]
+        write(pages_dir / f"{slug}.html", html.render_doc(data, d, figs, hin))
+        write(pages_dir / f"{slug}.md", markdown.render_doc(data, d, figs, min_))
+    return files
 
 
-__all__ = ["write_report"]
+__all__ = ["ReportFiles", "split_parts", "write_report"]

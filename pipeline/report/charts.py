@@ -21,6 +21,9 @@ from pipeline.words import fmt_number, hw_key
 
 MAX_BARS = 24
 MAX_LABELS = 14
+MAX_LINES = 10        # claimed values drawn as lines across the bars
+MAX_POINTS = 120      # markers in the operating-point chart
+MAX_ROWS = 80         # rows of a chart's data in report.md
 PALETTE = ["#1f6feb", "#2da44e", "#bf8700", "#8250df", "#cf222e", "#0a7f8a", "#6e7781",
            "#e16f24", "#a40e26", "#116329"]
 
@@ -87,15 +90,18 @@ def _colors(keys: list[str]) -> dict[str, str]:
     return out
 
 
-def per_user_bars(record: Record) -> Chart | None:
-    """Per-user speed of every primary figure, by system and source; claimed lines."""
-    prim = [c for c in record.primary_claims()
-            if c.family == "token_throughput" and c.scope == "per_user"]
+def per_user_bars(record: Record, pool: list[Claim] | None = None) -> Chart | None:
+    """Per-user speed of the highest primary figures, by system and source; claimed
+    figures as lines (the most repeated values first when there are many)."""
+    pool = list(record.claims.values()) if pool is None else pool
+    prim = [c for c in pool if c.family == "token_throughput" and c.scope == "per_user"
+            and record.role(c) == "primary" and record.active(c)]
     if len(prim) < 2:
         return None
+    n_prim = len(prim)
     prim.sort(key=lambda c: -c.value)
     prim = prim[:MAX_BARS][::-1]
-    claimed = [c for c in record.claims.values()
+    claimed = [c for c in pool
                if c.family == "token_throughput" and c.scope == "per_user"
                and record.role(c) != "primary" and record.active(c)]
     plt = _plt()
@@ -117,6 +123,8 @@ def per_user_bars(record: Record) -> Chart | None:
         who = _src(record, c)
         if who not in lines[c.value]:
             lines[c.value].append(who)
+    n_lines = len(lines)
+    lines = dict(sorted(lines.items(), key=lambda kv: (-len(kv[1]), -kv[0]))[:MAX_LINES])
     for i, (v, who) in enumerate(sorted(lines.items())):
         ax.axvline(v, color="#cf222e", linestyle="--", linewidth=1, zorder=0)
         ax.text(v, -0.55, f" claimed {fmt_number(v)} ({', '.join(who)})", color="#cf222e",
@@ -134,19 +142,26 @@ def per_user_bars(record: Record) -> Chart | None:
     rows = [(record.doc(c).path, c.surface, _system(c), c.start, c.end, c.page)
             for c in prim[::-1]]
     rows += [(record.doc(c).path, c.surface, "claimed (" + record.role(c) + ")", c.start, c.end,
-              c.page) for c in claimed]
+              c.page) for c in claimed if c.value in lines]
+    caption = ("Bars: per-user figures in primary documents. Dashed lines: per-user figures "
+               "other documents claim.")
+    if n_prim > len(prim) or n_lines > len(lines):
+        caption += (f" Drawn: the {len(prim)} highest of {n_prim} primary figures and "
+                    f"{len(lines)} of {n_lines} claimed values (the most repeated); the "
+                    "model pages list them all.")
     return Chart("chart-per-user", "Per-user speed by system and source",
-                 "Bars: per-user figures in primary documents. Dashed lines: per-user figures "
-                 "other documents claim.", to_svg(fig, "chart-per-user"), rows,
+                 caption, to_svg(fig, "chart-per-user"), rows[:MAX_ROWS],
                  ["path", "figure", "system", "start", "end", "page"])
 
 
-def operating_points(record: Record) -> Chart | None:
-    """Per-GPU throughput against the per-user speed it was measured at."""
+def operating_points(record: Record, pool: list[Claim] | None = None) -> Chart | None:
+    """Per-GPU throughput against the per-user speed it was measured at (at most
+    ``MAX_POINTS`` markers: the figures with an operating point, highest first)."""
     from pipeline.link.operating_point import assign_op_points
     from pipeline.link.prepare import prepare
 
-    tp = [c for c in record.claims.values() if c.family == "token_throughput"
+    pool = list(record.claims.values()) if pool is None else pool
+    tp = [c for c in pool if c.family == "token_throughput"
           and record.active(c) and c.scope in ("per_user", "per_gpu")]
     gpu = [c for c in tp if c.scope == "per_gpu"]
     if not gpu:
@@ -161,6 +176,12 @@ def operating_points(record: Record) -> Chart | None:
         return None      # without operating points the picture says nothing a table does not
     plt = _plt()
     all_pts = gpu + users
+    n_all = len(all_pts)
+    if n_all > MAX_POINTS:
+        all_pts = sorted(all_pts, key=lambda c: (c.id not in op, record.role(c) == "primary",
+                                                 -c.value, c.id))[:MAX_POINTS]
+        gpu = [c for c in all_pts if c.scope == "per_gpu"]
+        users = [c for c in all_pts if c.scope != "per_gpu"]
     colors = _colors([_src(record, c) for c in sorted(all_pts, key=lambda c: record.doc(c).order_key())])
     xmax = max([op[c.id] for c in gpu if c.id in op] + [c.value for c in users] + [1.0])
     ymax = max([c.value for c in gpu] + [1.0])
@@ -213,11 +234,14 @@ def operating_points(record: Record) -> Chart | None:
     ax.set_title("Per-user speed against per-GPU throughput, by system and source")
     ax.legend(list(legend.values())[:12], list(legend.keys())[:12], fontsize=7,
               loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    caption = ("Each per-GPU figure sits at the per-user speed its document measured it at; "
+               "a per-GPU figure says nothing about how fast one user's answer streams. "
+               "Hollow markers: figures from secondary documents.")
+    if n_all > len(all_pts):
+        caption += (f" Drawn: {len(all_pts)} of {n_all} figures (those with an operating "
+                    "point and from secondary documents first, then the highest).")
     return Chart("chart-operating-points", "Per-user speed against per-GPU throughput",
-                 "Each per-GPU figure sits at the per-user speed its document measured it at; "
-                 "a per-GPU figure says nothing about how fast one user's answer streams. "
-                 "Hollow markers: figures from secondary documents.",
-                 to_svg(fig, "chart-operating-points"), rows,
+                 caption, to_svg(fig, "chart-operating-points"), rows[:MAX_ROWS],
                  ["path", "figure", "scope", "at per-user", "system", "start", "end", "page"])
 
 
@@ -236,10 +260,12 @@ def _short(c: Claim) -> str:
     return c.value_text or fmt_number(c.value)
 
 
-def build_charts(record: Record) -> list[Chart]:
+def build_charts(record: Record, pool: list[Claim] | None = None) -> list[Chart]:
+    """The charts over ``pool`` (default: every figure), each with a bounded number of
+    marks whatever the warehouse holds."""
     out = []
     for make in (per_user_bars, operating_points):
-        ch = make(record)
+        ch = make(record, pool)
         if ch is not None:
             out.append(ch)
     return out

@@ -5,13 +5,17 @@ around the figure, and the path, character span and page that locate it.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from pipeline.check import Checker, Verdict, judge_stored
-from pipeline.link.keys import hardware_text
+from pipeline.checker import Verdict
+from pipeline.link.keys import hardware_text, model_key
 from pipeline.model import Claim, Link
 from pipeline.record import DocInfo, Record
+from pipeline.report.scope import Scope, select
+from pipeline.report.verdicts import judge_all
 from pipeline.words import FAMILY_NOUNS, SCOPE_NOUNS, fmt_number, hw_key, scope_words
 
 VERDICT_ORDER = ("contradicted", "ambiguous", "unproven", "supported")
@@ -77,6 +81,33 @@ class ReportData:
     misattributed: list[Fig]
     documents: list[tuple[DocInfo, list[Fig]]]
     charts: list = field(default_factory=list)   # charts.Chart
+    scope: Scope = field(default_factory=Scope)
+    groups: list["GroupView"] = field(default_factory=list)
+
+    def page_of_cluster(self) -> dict[str, str]:
+        """cluster id -> the slug of the page that shows it whole."""
+        return {cv.id: g.slug for g in self.groups for cv in g.clusters}
+
+
+@dataclass
+class GroupView:
+    """One model's (or one kind of figure's) page."""
+
+    key: str
+    title: str
+    slug: str
+    clusters: list[ClusterView] = field(default_factory=list)
+    secondary: list[Fig] = field(default_factory=list)
+    conflicts: list[tuple[Link, Fig, Fig]] = field(default_factory=list)
+    mismatches: list[tuple[Link, Fig, Fig]] = field(default_factory=list)
+    derived: list[DerivedView] = field(default_factory=list)
+    ambiguous: list[Fig] = field(default_factory=list)
+    misattributed: list[Fig] = field(default_factory=list)
+    figures: int = 0
+
+    @property
+    def unsourced(self) -> int:
+        return sum(1 for f in self.secondary if f.verdict and f.verdict.verdict != "supported")
 
 
 def _fig(record: Record, c: Claim) -> Fig:
@@ -113,65 +144,101 @@ def arithmetic(ln: Link, ratio: Claim, a: Claim | None, b: Claim | None) -> str:
     return f"{expr} = {computed}{unit} (stated {stated})"
 
 
-def gather(record: Record, with_charts: bool = True) -> ReportData:
-    """Everything both reports show."""
-    figs = {k: _fig(record, c) for k, c in record.claims.items()}
-    docs = sorted(record.docs.values(), key=lambda d: d.order_key())
+def group_of(c: Claim) -> tuple[str, str]:
+    """(key, title) of the page a figure belongs on: its model (aliases folded), else its
+    kind of figure ('no model · latency')."""
+    mk = model_key(c.model)
+    if mk:
+        return "m:" + mk, c.model or mk
+    return "s:" + c.family, "no model · " + FAMILY_NOUNS.get(c.family, c.family)
 
-    # per secondary document: every active figure checked against the primary record
-    checker = Checker(record)
-    verdicts: Counter = Counter()
-    secondary: list[SecondaryView] = []
+
+def page_slug(kind: str, key: str, title: str) -> str:
+    """A file stem safe on every file system and in a URL: 'model-llama-3-70b-1a2b3c4d'.
+    The hash of the key keeps two titles that fold to one slug apart."""
+    base = re.sub(r"[^a-z0-9]+", "-", title.casefold()).strip("-")[:48].strip("-") or "x"
+    return f"{kind}-{base}-{hashlib.sha1(key.encode('utf-8')).hexdigest()[:8]}"
+
+
+def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
+           workers: int = 1) -> ReportData:
+    """Everything the report pages show, for the figures in ``scope`` (default: all)."""
+    scope = scope or Scope()
+    chosen, chosen_docs = select(record, scope)
+
+    def inside(k: str) -> bool:
+        return chosen is None or k in chosen
+
+    figs = {k: _fig(record, c) for k, c in record.claims.items()}
+    docs = sorted((d for d in record.docs.values()
+                   if chosen_docs is None or d.id in chosen_docs), key=lambda d: d.order_key())
+
     by_doc: dict[str, list[Claim]] = defaultdict(list)
     for c in record.claims.values():
         by_doc[c.doc_id].append(c)
+    # per secondary document: every active figure checked against the primary record
+    to_check = [c for d in docs if d.role != "primary"
+                for c in sorted(by_doc.get(d.id, []), key=lambda c: c.start)
+                if inside(c.id) and record.active(c)]
+    judged = judge_all(record, to_check, workers)
+    verdicts: Counter = Counter()
+    secondary: list[SecondaryView] = []
     for d in docs:
         if d.role == "primary":
             continue
-        claims = sorted(by_doc.get(d.id, []), key=lambda c: c.start)
+        claims = [c for c in sorted(by_doc.get(d.id, []), key=lambda c: c.start) if inside(c.id)]
         if not claims:
             continue
         view = SecondaryView(d, [], [])
         for c in claims:
             f = figs[c.id]
-            if not record.active(c):
+            if c.id not in judged:
                 continue
-            f.verdict = judge_stored(checker, c)
+            f.verdict = judged[c.id]
             verdicts[f.verdict.verdict] += 1
             (view.sourced if f.verdict.verdict == "supported" else view.unsourced).append(f)
         secondary.append(view)
 
-    # clusters, members in publication order
+    # clusters with a chosen figure, whole; members in publication order
     members: dict[str, list[Claim]] = defaultdict(list)
     for k, cid in record.clusters.items():
         if k in record.claims:
             members[cid].append(record.claims[k])
+    shown = {cid for cid, ms in members.items() if any(inside(c.id) for c in ms)}
+    inner_links: dict[str, list[Link]] = defaultdict(list)
+    for ln in record.links:
+        cid = record.clusters.get(ln.src)
+        if ln.relation != "derives" and cid in shown and record.clusters.get(ln.dst) == cid:
+            inner_links[cid].append(ln)
     clusters: list[ClusterView] = []
-    for cid, ms in members.items():
+    for cid in shown:
+        ms = members[cid]
         ms.sort(key=lambda c: (record.doc(c).order_key(), c.start))
         cfigs = [Fig(c, record.doc(c), record.quote(c), record.findings_of(c.id),
                      verdict=figs[c.id].verdict) for c in ms]
         if cfigs:
             cfigs[0].first = True
-        ids = {c.id for c in ms}
         by_id = {f.claim.id: f for f in cfigs}
-        inner = [(ln, by_id[ln.src], by_id[ln.dst]) for ln in record.links
-                 if ln.relation != "derives" and ln.src in ids and ln.dst in ids]
+        inner = [(ln, by_id[ln.src], by_id[ln.dst]) for ln in inner_links.get(cid, ())
+                 if ln.src in by_id and ln.dst in by_id]
         primary_first = next((c for c in ms if record.role(c) == "primary"), ms[0])
         clusters.append(ClusterView(
             cid, cluster_title(primary_first), cfigs, inner,
             any(ln.relation == "conflicts" for ln, _, _ in inner),
             any(ln.relation == "mismatch" for ln, _, _ in inner)))
     clusters.sort(key=lambda v: (not v.has_conflict, not v.has_mismatch,
-                                 -len({f.doc.id for f in v.figs}), v.title))
+                                 -len({f.doc.id for f in v.figs}), v.title, v.id))
+
+    def touches(ln: Link) -> bool:
+        return inside(ln.src) or inside(ln.dst)
 
     def pairs(rel: str) -> list[tuple[Link, Fig, Fig]]:
         return [(ln, figs[ln.src], figs[ln.dst]) for ln in record.links
-                if ln.relation == rel and ln.src in figs and ln.dst in figs]
+                if ln.relation == rel and ln.src in figs and ln.dst in figs and touches(ln)]
 
     derived = []
     for ln in record.links:
-        if ln.relation != "derives" or ln.src not in figs:
+        if ln.relation != "derives" or ln.src not in figs or not inside(ln.src):
             continue
         a, b = figs.get(ln.dst), figs.get(ln.other or "")
         where = "across documents" if "across" in (ln.detail or "") else "same document"
@@ -180,20 +247,20 @@ def gather(record: Record, with_charts: bool = True) -> ReportData:
                                               b and b.claim),
                                    ln.consistent, where))
 
-    ambiguous = [f for f in figs.values() if "ambiguous" in f.findings]
-    misattributed = [f for f in figs.values() if "misattributed" in f.findings]
-    documents = [(d, sorted((figs[c.id] for c in by_doc.get(d.id, [])),
+    ambiguous = [f for k, f in figs.items() if "ambiguous" in f.findings and inside(k)]
+    misattributed = [f for k, f in figs.items() if "misattributed" in f.findings and inside(k)]
+    documents = [(d, sorted((figs[c.id] for c in by_doc.get(d.id, []) if inside(c.id)),
                             key=lambda f: f.claim.start)) for d in docs]
 
-    roles = Counter(d.role for d in record.docs.values())
-    rel = Counter(ln.relation for ln in record.links)
-    found = Counter(x for fs in record.findings.values() for x in fs)
-    n_claims = len(record.claims)
+    in_scope = [c for c in record.claims.values() if inside(c.id)]
+    roles = Counter(d.role for d in docs)
+    rel = Counter(ln.relation for ln in record.links if touches(ln))
+    found = Counter(x for c in in_scope for x in record.findings_of(c.id))
     overview = [
-        ("documents", f"{len(record.docs)}"),
+        ("documents", f"{len(docs)}"),
         ("primary / secondary / unknown", f"{roles['primary']} / {roles['secondary']} / "
                                           f"{roles['unknown']}"),
-        ("figures (claims)", f"{n_claims}"),
+        ("figures (claims)", f"{len(in_scope)}"),
         ("clusters", f"{len(clusters)}"),
         ("supports / restates", f"{rel['supports']} / {rel['restates']}"),
         ("conflicts", f"{rel['conflicts']}"),
@@ -209,12 +276,60 @@ def gather(record: Record, with_charts: bool = True) -> ReportData:
         overview=overview, verdict_counts=verdicts, secondary=secondary, clusters=clusters,
         conflicts=pairs("conflicts"), mismatches=pairs("mismatch"), derived=derived,
         ambiguous=sorted(ambiguous, key=lambda f: (f.doc.order_key(), f.claim.start)),
-        misattributed=misattributed, documents=documents)
+        misattributed=misattributed, documents=documents, scope=scope)
+    data.groups = _groups(data)
     if with_charts:
         from pipeline.report.charts import build_charts
 
-        data.charts = build_charts(record)
+        data.charts = build_charts(record, None if chosen is None else in_scope)
     return data
+
+
+def _groups(data: ReportData) -> list[GroupView]:
+    """One page per model (or kind of figure without a model): its clusters, secondary
+    figures, conflicts, mismatches, derived checks and findings."""
+    groups: dict[str, GroupView] = {}
+    spellings: dict[str, Counter] = defaultdict(Counter)
+    for d, fs in data.documents:
+        for f in fs:
+            key, title = group_of(f.claim)
+            spellings[key][title] += 1
+
+    def get(c: Claim) -> GroupView:
+        key, title = group_of(c)
+        g = groups.get(key)
+        if g is None:
+            # the model as most of its figures spell it
+            names = spellings.get(key)
+            if names:
+                title = min(names.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            kind = "model" if key.startswith("m:") else "subject"
+            g = groups[key] = GroupView(key, title, page_slug(kind, key, title))
+        return g
+
+    for cv in data.clusters:
+        lead = next((f for f in cv.figs if f.doc.role == "primary"), cv.figs[0])
+        get(lead.claim).clusters.append(cv)
+    for view in data.secondary:
+        for f in view.unsourced + view.sourced:
+            get(f.claim).secondary.append(f)
+    for ln, a, b in data.conflicts:
+        get(a.claim).conflicts.append((ln, a, b))
+    for ln, a, b in data.mismatches:
+        get(a.claim).mismatches.append((ln, a, b))
+    for dv in data.derived:
+        get(dv.ratio.claim).derived.append(dv)
+    for f in data.ambiguous:
+        get(f.claim).ambiguous.append(f)
+    for f in data.misattributed:
+        get(f.claim).misattributed.append(f)
+    for d, fs in data.documents:
+        for f in fs:
+            get(f.claim).figures += 1
+    out = list(groups.values())
+    out.sort(key=lambda g: (-len(g.conflicts), -g.unsourced, -g.figures, g.title.casefold(),
+                            g.key))
+    return out
 
 
 def scope_label(c: Claim) -> str:
