@@ -41,26 +41,34 @@ def rendered(chromium, tmp_path_factory, run_cli):
     tmp = tmp_path_factory.mktemp("browser")
     db = tmp / "c.duckdb"
     run_cli("ingest", str(REPO / "corpus"), "--db", str(db), "-q", cwd=REPO, check=True)
-    html_path, _ = write_report(open_record(str(db)), tmp / "out")
-    url = html_path.resolve().as_uri()
+    files = write_report(open_record(str(db)), tmp / "out")
+    shot, dom = _render(chromium, tmp, files.html, "report.png")
+    keep = os.environ.get("CLAIMS_SCREENSHOT")
+    if keep:
+        shutil.copy(shot, keep)
+    # the model page whose cluster holds the coverage's 1.09 million figure
+    [page] = [f for f in files.pages if f.suffix == ".html" and f.name.startswith("model-")
+              and "1.09 million tokens per second" in f.read_text()]
+    return (shot, dom), _render(chromium, tmp, page, "model.png")
+
+
+def _render(chromium: str, tmp: Path, page: Path, png: str) -> tuple[Path, str]:
+    """(screenshot, rendered DOM) of one page."""
+    url = page.resolve().as_uri()
 
     def run(*args: str) -> subprocess.CompletedProcess:
         cmd = [chromium, *FLAGS, f"--user-data-dir={tmp / 'profile'}", *args, url]
         return subprocess.run(cmd, capture_output=True, text=True, timeout=120,
                               stdin=subprocess.DEVNULL)
 
-    shot = tmp / "report.png"
+    shot = tmp / png
     p = run(f"--screenshot={shot}", f"--window-size={WINDOW[0]},{WINDOW[1]}")
     assert shot.is_file(), p.stderr[-2000:]
-    dom = run("--dump-dom").stdout
-    keep = os.environ.get("CLAIMS_SCREENSHOT")
-    if keep:
-        shutil.copy(shot, keep)
-    return shot, dom
+    return shot, run("--dump-dom").stdout
 
 
 def test_rendered_dom_has_verdicts_quote_and_chart(rendered):
-    _, dom = rendered
+    (_, dom), _ = rendered
     assert "<h1>Claims report</h1>" in dom
     assert 'class="verdict v-unproven"' in dom
     assert "<mark>$38</mark>" in dom and "label mismatch" in dom
@@ -72,7 +80,7 @@ def test_rendered_dom_has_verdicts_quote_and_chart(rendered):
 def test_screenshot_shows_them(rendered):
     from PIL import Image
 
-    shot, _ = rendered
+    (shot, _), _ = rendered
     img = Image.open(shot).convert("RGB")
     assert img.size == WINDOW
     colors = {c for _, c in img.getcolors(maxcolors=1 << 22)}
@@ -83,3 +91,17 @@ def test_screenshot_shows_them(rendered):
     for rgb, what in ((unproven_badge, "verdict badge"), (highlight, "highlighted quote"),
                       (chart_bar, "chart")):
         assert rgb in colors, f"no {what} pixels in the screenshot"
+
+
+def test_model_page_renders_each_cluster_with_its_story_graph(rendered):
+    from PIL import Image
+
+    _, (shot, dom) = rendered
+    assert "<h1>DeepSeek-V4.1-Flash</h1>" in dom
+    assert dom.count('class="story-svg"') == dom.count('<article class="cluster"') >= 2
+    svg = dom[dom.index('class="story-svg"'):]
+    svg = svg[:svg.index("</svg>")]
+    assert 'class="st-fig"' in svg and "first" in svg
+    colors = {c for _, c in Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 22)}
+    primary_node, secondary_node = (0xda, 0xfb, 0xe1), (0xff, 0xf8, 0xc5)   # story_svg fills
+    assert primary_node in colors and secondary_node in colors, "no story graph drawn"

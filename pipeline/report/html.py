@@ -67,6 +67,7 @@ SUMMARY_CLUSTERS = 15
 SUMMARY_PAIRS = 20
 SUMMARY_ITEMS = 30
 SUMMARY_CLUSTER_FIGS = 6
+SUMMARY_GROUPS = 30       # rows of the model index (the rest as a list of links)
 MAX_RELS = 60
 
 
@@ -235,18 +236,6 @@ def render(data: ReportData, pages: PageIndex | None = None) -> str:
                                                 "ambiguous")) + "</p>")
     parts.append(section("overview", "Overview", f'<div class="cards">{cards}</div>{vline}'))
 
-    rows = "".join(
-        f'<tr><td><a href="{e(pages.group(g))}">{e(g.title)}</a></td><td>{len(g.clusters)}</td>'
-        f'<td>{g.figures}</td><td>{len(g.secondary)}</td><td>{g.unsourced}</td>'
-        f'<td>{len(g.conflicts)}</td><td>{len(g.mismatches)}</td></tr>' for g in data.groups)
-    parts.append(section("pages", "Models and subjects", (
-        '<p>One page per model (or kind of figure with no model): its clusters with the '
-        'graph of each, its figures outside primary documents, conflicts and mismatches.</p>'
-        '<table class="figs index"><thead><tr><th>model or subject</th><th>clusters</th>'
-        '<th>figures</th><th>outside primary</th><th>unsourced</th><th>conflicts</th>'
-        f'<th>mismatches</th></tr></thead><tbody>{rows}</tbody></table>')
-        if data.groups else "<p>No figures.</p>"))
-
     parts.append(section("coverage", "Figures no primary document contains",
                          coverage(data.secondary, SUMMARY_FIGURES, pages.doc)))
 
@@ -277,6 +266,24 @@ def render(data: ReportData, pages: PageIndex | None = None) -> str:
     parts.append(section("findings", "Ambiguous and misattributed figures",
                          findings_list(data.ambiguous, data.misattributed, SUMMARY_ITEMS)))
 
+    top = data.groups[:SUMMARY_GROUPS]
+    rows = "".join(
+        f'<tr><td><a href="{e(pages.group(g))}">{e(g.title)}</a></td><td>{len(g.clusters)}</td>'
+        f'<td>{g.figures}</td><td>{len(g.secondary)}</td><td>{g.unsourced}</td>'
+        f'<td>{len(g.conflicts)}</td><td>{len(g.mismatches)}</td></tr>' for g in top)
+    rest = ", ".join(f'<a href="{e(pages.group(g))}">{e(g.title)}</a>'
+                     for g in data.groups[SUMMARY_GROUPS:])
+    parts.append(section("pages", "Models and subjects", (
+        '<p>One page per model (or kind of figure with no model): its clusters with the '
+        'graph of each, its figures outside primary documents, conflicts and mismatches. '
+        'Most conflicts and unsourced figures first.</p>'
+        '<table class="figs index"><thead><tr><th>model or subject</th><th>clusters</th>'
+        '<th>figures</th><th>outside primary</th><th>unsourced</th><th>conflicts</th>'
+        f'<th>mismatches</th></tr></thead><tbody>{rows}</tbody></table>'
+        + (f'<p class="all-pages">{len(data.groups) - len(top):,} more: {rest}.</p>'
+           if rest else ""))
+        if data.groups else "<p>No figures.</p>"))
+
     rows = "".join(
         f'<tr><td><a href="{e(pages.doc(d))}"><code>{e(d.path)}</code></a></td>'
         f'<td>{e(d.title or "")}</td><td>{e(d.publisher or "")}</td>'
@@ -289,9 +296,9 @@ def render(data: ReportData, pages: PageIndex | None = None) -> str:
         '</table>')))
 
     nav = "".join(f'<a href="#{i}">{t}</a>' for i, t in (
-        ("overview", "Overview"), ("pages", "Models"), ("coverage", "Unsourced"),
-        ("charts", "Charts"), ("clusters", "Clusters"), ("conflicts", "Conflicts"),
-        ("mismatches", "Mismatches"), ("derived", "Derived"), ("findings", "Ambiguous"),
+        ("overview", "Overview"), ("coverage", "Unsourced"), ("charts", "Charts"),
+        ("clusters", "Clusters"), ("conflicts", "Conflicts"), ("mismatches", "Mismatches"),
+        ("derived", "Derived"), ("findings", "Ambiguous"), ("pages", "Models"),
         ("documents", "Documents")))
     return _page("Claims report", _header(data, "Claims report", nav), parts)
 

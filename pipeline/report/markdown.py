@@ -35,7 +35,7 @@ def fig_line(f: Fig, with_doc: bool = True) -> str:
     return f"{head}{src} — {where(f)}{tags}\n  > {quote(f)}"
 
 
-SUMMARY_FIGURES, SUMMARY_CLUSTERS, SUMMARY_PAIRS, SUMMARY_ITEMS = 60, 15, 20, 30
+SUMMARY_FIGURES, SUMMARY_CLUSTERS, SUMMARY_PAIRS, SUMMARY_ITEMS, SUMMARY_GROUPS = 60, 15, 20, 30, 30
 
 
 def _more(n: int, what: str) -> list[str]:
@@ -158,16 +158,6 @@ def render(data: ReportData, pages=None) -> str:
         out += ["", "Figures outside primary documents, checked against the primary record: "
                 + ", ".join(f"{vc[v]} {v}" for v in ("supported", "contradicted", "unproven",
                                                        "ambiguous")) + "."]
-    out += ["", "## Models and subjects", ""]
-    if data.groups:
-        out += ["| model or subject | clusters | figures | outside primary | unsourced | "
-                "conflicts | mismatches |", "|---|---|---|---|---|---|---|"]
-        out += [f"| [{esc(g.title)}]({pages.group(g)}) | {len(g.clusters)} | {g.figures} | "
-                f"{len(g.secondary)} | {g.unsourced} | {len(g.conflicts)} | "
-                f"{len(g.mismatches)} |" for g in data.groups]
-    else:
-        out.append("No figures.")
-
     out += ["", "## Figures no primary document contains", ""]
     out += coverage(data.secondary, SUMMARY_FIGURES, pages.doc)
 
@@ -199,6 +189,22 @@ def render(data: ReportData, pages=None) -> str:
     out += derived_lines(data.derived[:SUMMARY_PAIRS])
     out += _more(len(data.derived) - SUMMARY_PAIRS, "derived-figure checks")
     out += findings_lines(data.ambiguous, data.misattributed, SUMMARY_ITEMS)
+
+    out += ["## Models and subjects", ""]
+    if data.groups:
+        top = data.groups[:SUMMARY_GROUPS]
+        out += ["| model or subject | clusters | figures | outside primary | unsourced | "
+                "conflicts | mismatches |", "|---|---|---|---|---|---|---|"]
+        out += [f"| [{esc(g.title)}]({pages.group(g)}) | {len(g.clusters)} | {g.figures} | "
+                f"{len(g.secondary)} | {g.unsourced} | {len(g.conflicts)} | "
+                f"{len(g.mismatches)} |" for g in top]
+        rest = data.groups[SUMMARY_GROUPS:]
+        if rest:
+            out += ["", f"{len(rest):,} more: " + ", ".join(
+                f"[{esc(g.title)}]({pages.group(g)})" for g in rest) + "."]
+    else:
+        out.append("No figures.")
+    out.append("")
 
     out += ["## Documents", "", "| path | title | published | role | figures |",
             "|---|---|---|---|---|"]
