@@ -190,3 +190,24 @@ def test_a_model_with_many_clusters_continues_on_parts(tmp_path, monkeypatch):
             tmp_path / "out" / "pages" / name).read_text()))
     assert clusters == set(rec.clusters.values())
     assert all(f.stat().st_size < 60_000 for f in files.pages)
+
+
+def test_checks_in_worker_processes_give_the_same_verdicts():
+    from pipeline.check import Checker, judge_stored
+    from pipeline.report.verdicts import PARALLEL_FROM, judge_all
+
+    rec = synthetic(PARALLEL_FROM + 20)
+    for i, c in enumerate(rec.claims.values()):     # some agree with the primary, some not
+        if i % 4 == 1:
+            c.value, c.surface = 1500.0, "1,500 tokens/s"
+    secondary = [c for c in rec.claims.values() if rec.role(c) != "primary"]
+    one = judge_all(rec, secondary, workers=1)
+    two = judge_all(rec, secondary, workers=2)
+    assert list(two) == [c.id for c in secondary]
+    plain = Checker(rec)
+    for c in secondary:
+        ref = judge_stored(plain, c)                # the Checker without the index
+        for v in (one[c.id], two[c.id]):
+            assert (v.verdict, v.explanation, [x.id for x in v.evidence]) == \
+                (ref.verdict, ref.explanation, [x.id for x in ref.evidence])
+    assert {v.verdict for v in two.values()} >= {"supported", "unproven"}
