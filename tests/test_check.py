@@ -205,7 +205,9 @@ def test_pdf_evidence_carries_its_page(tmp_path, run_cli):
     _spans_hold(db, v)
     out = tmp_path / "out"
     run_cli("report", "--db", db, "-o", str(out), cwd=REPO, check=True)
-    assert "p. 2" in (out / "report.html").read_text()
+    # the figure with its page is on the document's page of the report (docs/reports.md)
+    [page] = (out / "pages").glob("doc-bench-*.html")
+    assert "p. 2" in page.read_text()
 
 
 # --- the candidates chosen in SQL (pipeline/check_sql.py) --------------------------------
