@@ -54,8 +54,8 @@ def test_a_large_cluster_is_summarised_and_drawn_the_same_every_time():
     assert a.first == ["c0000"]
     figs = texts(a.svg, "st-fig")
     assert len(figs) == MAX_NODES
-    note = texts(a.svg, "st-note")
-    assert note and f"{MAX_NODES} of 121 figures drawn" in note[0] and "--cluster kx" in note[0]
+    note = " ".join(texts(a.svg, "st-note"))
+    assert f"{MAX_NODES} of 121 figures drawn" in note and "--cluster kx` has them all" in note
     # the figure whose metric changed is kept although it is not among the earliest 50
     assert any(g.get("data-claim") == "c0010" for g in ElementTree.fromstring(a.svg).iter(f"{NS}g"))
     assert story_svg(rec, "kx", list(rec.claims)).svg == a.svg
@@ -211,3 +211,22 @@ def test_checks_in_worker_processes_give_the_same_verdicts():
             assert (v.verdict, v.explanation, [x.id for x in v.evidence]) == \
                 (ref.verdict, ref.explanation, [x.id for x in ref.evidence])
     assert {v.verdict for v in two.values()} >= {"supported", "unproven"}
+
+
+def test_disagreements_beside_the_tree_are_bounded():
+    from pipeline.report.story_svg import MAX_BRACKETS
+
+    rec = synthetic(20)
+    rec.links = []                  # 21 primary measurements that all disagree pairwise
+    for i, c in enumerate(sorted(rec.claims.values(), key=lambda c: c.id)):
+        rec.docs[c.doc_id].role = "primary"
+        c.value = 1000.0 + 100 * i
+    ids = sorted(rec.claims)
+    rec.links = [Link(a, b, "conflicts", False, "values differ") for i, a in enumerate(ids)
+                 for b in ids[i + 1:]]
+    s = story_svg(rec, "kx", ids).svg
+    dashed = [p for p in ElementTree.fromstring(s).iter(f"{NS}path")
+              if p.get("stroke-dasharray") == "5 3"]
+    assert len(dashed) == MAX_BRACKETS
+    assert f"{MAX_BRACKETS} of {len(rec.links)} conflicts and mismatches" in \
+        " ".join(texts(s, "st-note"))

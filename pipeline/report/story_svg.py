@@ -29,6 +29,7 @@ import networkx as nx
 from pipeline.graph import AGREE, CHANGE, _XML_BAD, build_graph, propagation_of
 
 MAX_NODES = 50
+MAX_BRACKETS = 12     # disagreements drawn beside the tree (a cluster of copies has one per pair)
 ROW = 30
 LEFT = 300            # the documents' column
 INDENT = 22
@@ -133,8 +134,9 @@ def story_svg(record, cluster_id: str, claim_ids: list[str]) -> StorySvg:
                           + (["unsourced"] if n in story.unsourced else [])
                           + (["changed"] if story.changes.get(n) else [])) for n in drawn}
     content = max(x(n) + widths[n] + 12 + 6 * len(marks[n]) for n in drawn)
-    lanes = _lanes(g, story, kept, parent, row)
-    right = max(content + 24 + 12 * min(len(lanes), 6), LEFT + 320)
+    all_lanes = _lanes(g, story, kept, parent, row)
+    lanes = all_lanes[:MAX_BRACKETS]
+    right = max(content + 24 + 10 * len(lanes), LEFT + 320)
     out: list[str] = []
     # the documents' column: a label where the document changes from the row above
     prev_doc = None
@@ -163,7 +165,7 @@ def story_svg(record, cluster_id: str, claim_ids: list[str]) -> StorySvg:
                    f'stroke="{color}" stroke-width="1.6"{dash}><title>{_t(what)}</title></path>')
     # disagreements that are not tree edges: brackets on the right, one lane each
     for i, (a, b, rel, detail) in enumerate(lanes):
-        bx = content + 12 + (i % 6) * 12
+        bx = content + 12 + i * 10
         out.append(f'<path d="M{x(a) + widths[a]},{cy(a)} H{bx} V{cy(b)} H{x(b) + widths[b]}" '
                    f'fill="none" stroke="{COLORS[rel]}" stroke-width="1.3" '
                    f'stroke-dasharray="5 3"><title>{_t(rel)}: {_t(detail, 200)}</title></path>')
@@ -184,18 +186,23 @@ def story_svg(record, cluster_id: str, claim_ids: list[str]) -> StorySvg:
         if marks[n]:
             out.append(f'<text x="{x(n) + widths[n] + 6}" y="{cy(n) + 4}" class="st-mark">'
                        f'{_t(marks[n])}</text>')
-    height = y0 + len(drawn) * ROW + (26 if len(drawn) < len(order) else 6)
-    note = ""
+    notes = []
     if len(drawn) < len(order):
-        note = (f"{len(drawn)} of {len(order)} figures drawn (first appearances, changes, "
-                f"downstream-only, then the earliest); `claims export graph --cluster "
-                f"{cluster_id}` has them all")
+        notes.append(f"{len(drawn)} of {len(order)} figures drawn (first appearances, changes, "
+                     f"downstream-only, then the earliest);")
+    if len(lanes) < len(all_lanes):
+        notes.append(f"{len(lanes)} of {len(all_lanes)} conflicts and mismatches between the "
+                     "figures drawn beside the tree;")
+    if notes:
+        notes.append(f"`claims export graph --cluster {cluster_id}` has them all.")
+    height = y0 + len(drawn) * ROW + 6 + 16 * len(notes)
     legend = (f'<text x="8" y="18" class="st-head">published ↓ · '
               f'<tspan fill="{COLORS["agree"]}">— same figure</tspan> · '
               f'<tspan fill="{COLORS["mismatch"]}">— metric mismatch</tspan> · '
               f'<tspan fill="{COLORS["conflicts"]}">— conflict</tspan> · '
               f'thick border: first appearance</text>')
-    foot = (f'<text x="8" y="{height - 12}" class="st-note">{_t(note)}</text>' if note else "")
+    foot = "".join(f'<text x="8" y="{y0 + len(drawn) * ROW + 16 * (i + 1)}" class="st-note">'
+                   f'{_t(line)}</text>' for i, line in enumerate(notes))
     style = ("<style>.st-doc{font:11px sans-serif;fill:#24292f}.st-date{fill:#57606a}"
              ".st-role{fill:#57606a}.st-fig{font:bold 11px sans-serif;fill:#1f2328}"
              ".st-mark{font:10px sans-serif;fill:#57606a}.st-head,.st-note{font:11px sans-serif;"
