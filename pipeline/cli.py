@@ -5,7 +5,6 @@ line on stderr and exit non-zero; `--debug` shows the traceback instead.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import re

@@ -16,9 +16,8 @@ from pipeline.extract.context import ContextResolver, share_baselines, share_con
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, HEADINGS, INPUT_HEADER_RE, KIND_OF, OF_AFTER_RE, OUT_WORD_RE,
-    OUTPUT_HEADER_RE, PEAK_WORD_RE, PLAIN_NUMBER_RE, REACH_RE, STAT_CAPTION,
-    STAT_CAPTION_RE, TOKEN_KIND_RE, TP_HEADER_RE,
+    AGGREGATE_WORD_RE, HEADINGS, KIND_OF, OF_AFTER_RE, OUT_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
 from pipeline.extract.stance import comparator, has_cues, stance_and_source
