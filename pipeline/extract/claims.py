@@ -6,6 +6,8 @@ the unit and denominator of the figure it refers to or stands beside, marked ``i
 """
 from __future__ import annotations
 
+import re
+
 import hashlib
 
 from pipeline.extract import comparison
@@ -77,6 +79,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.tables = TableIndex(prepare_tables(
             doc.tables if doc.tables is not None else find_tables(self.text), self.typer))
         self.title_subject = self._title_subject()
+        self._doc_engine: tuple[str | None] | None = None
+        self._parts_named: dict[str, bool] = {}
         self.masks.open_up(self._printed_results())
 
     def refine_families(self, claims: list[Claim]) -> None:
@@ -85,14 +89,21 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         fams = self.v.hardware_families
         if not any(c.accelerator in fams for c in claims):
             return
-        named = {name for _, _, name in self.v.accelerators.finditer(self.text)}
         for c in claims:
-            parts = named.intersection(fams.get(c.accelerator or "", ()))
+            parts = {p for p in fams.get(c.accelerator or "", ()) if self._names_part(p)}
             if len(parts) == 1:
                 part = parts.pop()
                 c.accelerator = part
                 c.hardware = f"{c.hw_count} x {part}" if c.hw_count else part
                 c.inherited = True
+
+    def _names_part(self, part: str) -> bool:
+        """Does the document name this accelerator ("B200", not inside "GB200")? A literal
+        search per part: far cheaper than the whole accelerator vocabulary over the text."""
+        hit = self._parts_named.get(part)
+        if hit is None:
+            hit = self._parts_named[part] = bool(re.search(rf"(?<![\w-]){re.escape(part)}s?(?![\w])", self.text))
+        return hit
 
     def _printed_results(self) -> list[tuple[int, int]]:
         """Key-value blocks whose keys name a measured quantity with its unit ("Mean TTFT
@@ -278,7 +289,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             # a sentence that names no engine (or only the one it is compared against) is
             # about the one its document is about (a vendor's post on its own engine; never
             # the baseline). Not a section's: sections of comparisons name every rival in turn.
-            engine = self.title_subject["engine"]
+            engine = self.doc_engine()
             if engine is not None and engine != claim.baseline:
                 claim.engine, claim.inherited = engine, True
         claim.dtype = self._named("dtype", s_start, s_end, c)

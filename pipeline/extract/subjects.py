@@ -13,6 +13,9 @@ from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, S
 # about it
 DOMINANT_MIN = 5
 DOMINANT_SHARE = 0.85
+# ... counted in its opening stretch (a post names its engine early and often; a long
+# paper's later pages would only cost time)
+DOMINANT_REACH = 20_000
 from pipeline.extract.tables import Table
 
 
@@ -35,17 +38,28 @@ class SubjectFinder:
         if not engines:
             owner = " ".join(x for x in (self.doc.publisher, self.doc.url) if x)
             engines = [n.name for n in find_names(owner, self.v) if n.kind == "engine"] if owner else []
-        if not engines:
-            engines = self._dominant_engine()
         return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None,
                 "engine": engines[0] if len(set(engines)) == 1 else None}
 
+    def doc_engine(self) -> str | None:
+        """The engine the document is about: named in its title, opening, publisher or
+        address, else the one it names throughout (worked out on first use: most
+        documents never ask)."""
+        if self._doc_engine is None:
+            engine = self.title_subject["engine"]
+            if engine is None:
+                dominant = self._dominant_engine()
+                engine = dominant[0] if dominant else None
+            self._doc_engine = (engine,)
+        return self._doc_engine[0]
+
     def _dominant_engine(self) -> list[str]:
         """The engine a document is about when its title does not say: the one it names in
-        nearly every mention (a post on deploying a model with one engine names it on every
-        page; a comparison names its rivals too, and gets none)."""
+        nearly every mention of its first ``DOMINANT_REACH`` characters (a post on
+        deploying a model with one engine names it on every page; a comparison names its
+        rivals too, and gets none)."""
         counts: dict[str, int] = {}
-        for _, _, name in self.v.engines.finditer(self.text, 0, None, self.fold):
+        for _, _, name in self.v.engines.finditer(self.text, 0, min(len(self.text), DOMINANT_REACH), self.fold):
             counts[name] = counts.get(name, 0) + 1
         total = sum(counts.values())
         if not counts:
@@ -211,7 +225,7 @@ class SubjectFinder:
         # then the row, then the caption and the rest
         engine = (next((n.name for n in self._names_of(header) if n.kind == "engine"), None) if header else None) \
             or next((n.name for n in self._names_of(row_text) if n.kind == "engine"), None) \
-            or next((n.name for n in names if n.kind == "engine"), None) or ctx["engine"] or self.title_subject["engine"]
+            or next((n.name for n in names if n.kind == "engine"), None) or ctx["engine"] or self.doc_engine()
         dtype = next((n.name for n in names if n.kind == "dtype"), None)
         hit = self._row_cache[key] = (model, hw, engine, dtype)
         return hit
