@@ -84,6 +84,11 @@ def test_a_setting_value_is_no_figure_and_a_reporter_loses_its_conjunction():
     # sizes in parentheses after a model's name name its variants; a stated size is a figure
     ("parameters", "Supported models on the GPU: Llama3.2 (1B, 3B), Intern-S1 (241B).",
      "Intern-S1 has 241B parameters and runs on one GPU node."),
+    ("parameters", "<li>Llama (7B - 65B)</li>",
+     "Deploy massive models like DeepSeek V3 (685B) on one GPU node."),
+    # a share of a score, also the second of two ("scores of 55.6% and 56.0%")
+    ("percent", "The models achieve strong scores of 55.6% and 56.0% on SWE-bench.",
+     "The GPU kernels achieve 55.6% and 56.0% higher throughput on SWE-bench prompts."),
     # arithmetic written out is working, not a figure; the same ratio stated is one
     ("ratio", "On the GPU cluster the gain is 22/8 = 2.75x over the baseline.",
      "On the GPU cluster the gain is 2.75x over the baseline."),

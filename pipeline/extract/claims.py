@@ -97,6 +97,12 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 c.hardware = f"{c.hw_count} x {part}" if c.hw_count else part
                 c.inherited = True
 
+    def _is_family(self, before: str) -> bool:
+        """Does ``before`` end with a model family's name alone ("Llama" in "Llama (7B -
+        65B)")?"""
+        m = notclaims.LAST_WORD_RE.search(before)
+        return bool(m) and any(m.group(1).lower() == f.lower() for f in self.v.model_families)
+
     def _names_part(self, part: str) -> bool:
         """Does the document name this accelerator ("B200", not inside "GB200")? A literal
         search per part: far cheaper than the whole accelerator vocabulary over the text."""
@@ -203,7 +209,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             paren = notclaims.VARIANT_PAREN_RE.search(lead)
             if paren and notclaims.names_variants(self.text[s_start:s_end]) and (
                     self._name_just_before(c.start - len(lead) + paren.start(), "model")
-                    or notclaims.MODELISH_TOKEN_RE.search(lead, 0, paren.start())):
+                    or notclaims.MODELISH_TOKEN_RE.search(lead, 0, paren.start())
+                    or self._is_family(lead[:paren.start()])):
                 return "a size naming a model's variant: 'Llama3.2 (1B, 3B)'"
         # the words before the figure in its own clause (after the previous figure)
         own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""

@@ -188,6 +188,10 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     if measures == "latency" and d is not None and _GENERIC_SPEED.fullmatch(d[1].group(0)):
         # a time that comes "5.1x faster" is 5.1x shorter: latency goes down
         direction = "up" if d[1].group(0).lower() == "slower" else "down"
-    np_hit = w.not_performance.search(head) or w.not_performance.search(before)
+    # the clause before the figure, past any figure before it: "scores of 55.6% and 56.0%"
+    # are both scores
+    whole = text[max(s_start, start - BEFORE_REACH):start]
+    whole = whole[max((m.end() for m in _CLAUSE_END.finditer(whole)), default=0):]
+    np_hit = w.not_performance.search(head) or w.not_performance.search(whole)
     not_perf = bool(np_hit) and measures is None
     return Comparison(direction, measures, baseline, span, not_perf)

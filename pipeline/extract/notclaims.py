@@ -102,17 +102,18 @@ def is_offered_load(lead: str) -> bool:
 # "Llama3.2 (1B, 3B)", "Intern-S1 (241B)": sizes in parentheses right after a model's
 # name name its variants, as "Llama 3 70B" does
 VARIANT_PAREN_RE = re.compile(r"[ \t]?\([ \t]*(?:[\d.]+[ \t]?[BMT][ \t]*[,/][ \t]*)*$")
+LAST_WORD_RE = re.compile(r"([A-Za-z][\w.-]*)[ \t]*$")
 MODELISH_TOKEN_RE = re.compile(r"(?<![\w.-])[A-Z][\w.]*-?[\w.]*\d[\w.]*$")
 
 
 _SIZE_IN_PAREN_RE = re.compile(r"\([ \t]*[\d.]+[ \t]?[BMT]\b")
-_SIZE_LIST_IN_PAREN_RE = re.compile(r"\([ \t]*[\d.]+[ \t]?[BMT][ \t]*[,/]")
+_SIZE_LIST_IN_PAREN_RE = re.compile(r"\([ \t]*[\d.]+[ \t]?[BMT][ \t]*[,/\-–~]")
 
 
 def names_variants(sentence: str) -> bool:
     """A list of models with their sizes in parentheses ("Llama3.2 (1B, 3B), Intern-S1
-    (241B)"), as supported-model lists write them; one model with its size ("DeepSeek V3
-    (685B)") states a size."""
+    (241B)"), or a model's range of sizes ("Llama (7B - 65B)"), as supported-model lists
+    write them; one model with its size ("DeepSeek V3 (685B)") states a size."""
     return bool(_SIZE_LIST_IN_PAREN_RE.search(sentence)) or len(_SIZE_IN_PAREN_RE.findall(sentence)) >= 2
 
 
