@@ -54,7 +54,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from pipeline.checker import _point_matches, name_pattern
+from pipeline.checker import _point_matches, name_pattern, phase_must_be_stated
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
@@ -491,7 +491,7 @@ class _Ctx:
                 k = norm(v)
                 cl["bad" if (k and k != self.qphase) else "same"].append(v)
             cols.append(f"(({_code('b.phase', cl, 'same', p)}) = 'bad') AS d_phase")
-        if self.qphase and f.family == "latency":
+        if phase_must_be_stated(f):
             # a latency phase the figure leaves unsaid is open (``Checker.compare``)
             cl = {"none": [v for v in self.phases if not norm(v)],
                   "set": [v for v in self.phases if norm(v)]}

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from pipeline.extract.change import Change, find_changes, same_value
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, consistent
 from pipeline.link.measure import param_kind
@@ -108,6 +109,7 @@ class Query:
     settled_scope: str | None = None   # denominator taken from a primary figure
     peak: bool = False                  # "up to N": claims a best case of N (docs/claims-model.md §4)
     subject_text: str | None = None     # a leading name the vocabularies do not know
+    change: Change | None = None        # "slipped from 2.2k to 1.5k": the figure is the after
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -184,12 +186,23 @@ def read_claim(text: str) -> Query:
     if not main:
         return Query(text=text, figure=None)
     fig = main[0]
+    changes = find_changes(text)
+    change = changes[0] if changes else None
+    if change is not None:
+        # the claim is about the after figure; the before is what it moved from
+        after = [c for c in main if same_value(c.value, change.after)]
+        if after:
+            fig = after[0]
+        elif fig.low is not None and fig.high is not None and \
+                {fig.low, fig.high} == {change.before, change.after}:
+            fig.value, fig.low, fig.high = change.after, None, None
+        main = [fig] + [c for c in main if c is not fig]
     # In a document "reaches 575" reports where a measurement landed; a headline to check,
     # "X reached 200 tokens/s", claims a threshold was passed.
     if fig.comparator == "=" and REACH_RE.search(text, max(0, fig.start - 40), fig.start) \
             and _threshold_like(fig):
         fig.comparator = ">="
-    q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated",
+    q = Query(text=text, figure=fig, others=main[1:], negated=fig.stance == "negated", change=change,
               peak=fig.comparator in UPPER and bool(PEAK_LEAD_RE.search(text, max(0, fig.start - 40),
                                                                           fig.start)))
     if sizes:
@@ -413,8 +426,7 @@ class Checker:
                            ("token kind", token_kind_key(f), token_kind_key(p))):
             if a and b and a != b:
                 differs.append(name)
-        if f.family == "latency" and norm(f.phase) and not norm(p.phase):
-            # a time to first token is not shown by a latency that says not which one
+        if phase_must_be_stated(f) and not norm(p.phase):
             opened.append("phase")
         if f.family == "parameters":
             # "activates 236B" is not met by "236B total"; an unqualified count is total
@@ -492,7 +504,46 @@ class Checker:
                                   " states it.")
             v.query = q
             return v
-        return self._check(q)
+        return self._held_to_change(q, self._check(q))
+
+    def _held_to_change(self, q: Query, v: Verdict) -> Verdict:
+        """A claim that states a change ("slipped from 2.2k to 1.5k") is shown only by a
+        primary figure whose sentence states that change; one stating it the other way
+        contradicts it; a record that holds the after figure alone leaves it unproven."""
+        ch = q.change
+        if ch is None or v.verdict not in ("supported", "unproven", "ambiguous"):
+            return v
+        same: list[Evidence] = []
+        other: list[tuple[Evidence, Change]] = []
+        for e in v.evidence:
+            c = self.record.claims.get(e.id)
+            if c is None:
+                continue
+            for pc in find_changes("".join(self.record.quote(c))):
+                if same_value(pc.before, ch.before) and same_value(pc.after, ch.after):
+                    same.append(e)
+                elif same_value(pc.before, ch.after) and same_value(pc.after, ch.before):
+                    other.append((e, pc))
+        told = f"a change from {fmt_number(ch.before)} to {fmt_number(ch.after)}"
+        if v.verdict == "supported" and any(e.relation == "supports" for e in same):
+            return v
+        if other:
+            e, pc = other[0]
+            e.relation, e.detail = "contradicts", (f"states the change the other way, from "
+                                                   f"{fmt_number(pc.before)} to {fmt_number(pc.after)}")
+            v.verdict = "contradicted"
+            v.explanation = (f"The claim states {told}; {e.source or e.doc_path} states the "
+                             f"change the other way, from {fmt_number(pc.before)} to "
+                             f"{fmt_number(pc.after)}.")
+            return v
+        if v.verdict == "supported":
+            for e in v.evidence:
+                if e.relation == "supports":
+                    e.relation, e.detail = "partial", "meets the after figure, but states no change"
+            v.verdict = "unproven"
+            v.explanation = (f"The claim states {told}; no primary figure states that change "
+                             f"(the record holds the after figure alone). " + v.explanation)
+        return v
 
     def _candidates(self, f: Claim) -> list[Claim]:
         uk = _unit_key(f)
@@ -848,6 +899,17 @@ def _reaches(f: Claim, p: Claim) -> bool:
     coarse "2x" does not show that 2.3x was reached.)"""
     top = max(x for x in (p.value, p.high) if x is not None)
     return top >= f.value - _full(f).p * (1 + 1e-9)
+
+
+def phase_must_be_stated(f: Claim) -> bool:
+    """Whether a figure that names no phase leaves the claim's phase open: a time to first
+    token is not shown by a latency that says not which one, nor a prefill speedup by a
+    ratio of throughput that says not of which phase ("nearly doubles prefill throughput"
+    against "1.9x throughput"). Read by ``Checker.compare`` and the SQL checker alike."""
+    if not norm(f.phase):
+        return False
+    return f.family == "latency" or (f.family in COMPARED_FAMILIES
+                                      and f.measures in ("throughput", "latency"))
 
 
 def states_settings(f: Claim) -> bool:

@@ -32,6 +32,10 @@ We estimate that SGLang would reach 3.4x higher throughput than vLLM on Rubin ra
 
 SGLang serves Mixtral 8x7B at 6,580 tokens per second in total on 8 H100 GPUs.
 
+Data-parallel attention gives SGLang 1.9x decoding throughput on DeepSeek-V3.
+
+Kernel fusion raised SGLang's per-GPU output throughput on Qwen2.5-72B from 1.2k to 1.9k tokens/s on H200.
+
 | Model | #Total Params | #Activated Params |
 |---|---|---|
 | DeepSeek-V3 | 671B | 37B |
@@ -65,6 +69,12 @@ def db(primary_db) -> str:
     # an unqualified parameter count is the total
     ("DeepSeek-V3 activates 37 billion parameters per token.",
      "DeepSeek-V3 is a 37-billion-parameter model."),
+    # a ratio of decoding throughput is no prefill speedup
+    ("Data-parallel attention nearly doubles SGLang's decoding throughput on DeepSeek-V3.",
+     "Data-parallel attention nearly doubles SGLang's prefill throughput on DeepSeek-V3."),
+    # a change: the after figure alone does not show it, and the record's direction counts
+    ("SGLang's per-GPU throughput on Qwen2.5-72B climbed from 1.2k to 1.9k tokens/s on H200.",
+     "SGLang's per-GPU throughput on Qwen2.5-72B climbed from 1.5k to 1.9k tokens/s on H200."),
 ])
 def test_false_headline_is_never_supported_and_its_twin_is(db, faithful, false):
     v = check(faithful, db)
@@ -81,3 +91,12 @@ def test_a_projection_is_no_measurement(db):
 def test_a_ratio_of_an_unknown_quantity_is_not_met_by_a_bare_ratio(db):
     v = check("SGLang lifts cache hit rates 2x on Llama 3 8B.", db)
     assert v.verdict != "supported", v.explanation
+
+
+@pytest.mark.parametrize("headline", [
+    "SGLang's per-GPU throughput on Qwen2.5-72B slipped from 1.9k to 1.2k tokens/s on H200.",
+    "SGLang now serves Qwen2.5-72B at 1.2k tokens/s per GPU on H200, down from 1.9k.",
+])
+def test_a_change_stated_the_other_way_is_contradicted(db, headline):
+    v = check(headline, db)
+    assert v.verdict == "contradicted", v.explanation

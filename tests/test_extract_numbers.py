@@ -50,6 +50,7 @@ def test_units_and_values(text, value, family, unit):
     ("Speed stayed between 40 and 90 tokens/s per user.", 40, 90),
     ("Gains were 15–25% on long prompts.", 15, 25),
     ("Expect a 1.5-2.2x speedup.", 1.5, 2.2),
+    ("Speed ranged from 40 to 90 tokens/s per user.", 40, 90),
 ])
 def test_ranges_keep_both_ends(text, low, high):
     c = one(text)
@@ -141,3 +142,14 @@ def test_a_range_with_its_unit_on_both_ends():
     found = extract_claims(Document(id="t", path="t.md", format="markdown",
                                     text="With SGLang, throughput rose about 7%–8% and latency fell 2x-3x."))
     assert [(c.low, c.high, c.family) for c in found] == [(7.0, 8.0, "percent"), (2.0, 3.0, "ratio")]
+
+
+@pytest.mark.parametrize("text, before, after", [
+    ("Speed rose from 40 to 90 tokens/s per user.", 40, 90),
+    ("Fusion lifted throughput on Qwen2.5-72B from 1.2k to 1.9k tokens/s per GPU.", 1200, 1900),
+    ("Hit rates improved from 15% to 25% on long prompts.", 15, 25),
+])
+def test_a_change_is_two_figures_not_a_range(text, before, after):
+    """'rose from A to B' is a before and an after (pipeline/extract/change.py)."""
+    found = claims(text)
+    assert [(c.value, c.low, c.high) for c in found] == [(before, None, None), (after, None, None)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.extract.masks import Span
+from pipeline.extract.change import change_before
 from pipeline.extract.numbers import (
     BETWEEN_RE, find_numbers, Number, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, SCALE_WORDS,
 )
@@ -148,7 +149,8 @@ class CandidateFinder:
                  precision=n.precision, value_text=n.text, after_unit=n.end)
         # a range: "20–22", "2.5-3.4x", "between 30 and 200", "from 575 to 826"
         own = read_unit(text, n.end, self.v, limit)
-        if nxt is not None and not (own and own.entry.family not in ("ratio", "percent")):
+        changing = nxt is not None and self._changes(n.start, s_start)
+        if nxt is not None and not changing and not (own and own.entry.family not in ("ratio", "percent")):
             sep = RANGE_SEP_RE.match(text, n.end, nxt.start + 1) if nxt.start - n.end <= 5 else None
             if sep is None and own is not None and 0 <= nxt.start - own.end <= 3:
                 # "7%–8%", "2x-3x": the unit written on both ends
@@ -167,6 +169,7 @@ class CandidateFinder:
             between = None
             if sep is not None or nxt.start - n.end <= 5:
                 between = BETWEEN_RE.search(text, max(0, n.start - 9), n.start)
+
             if sep is None and between and AND_TO_RE.match(text[n.end:nxt.start]):
                 sep = True
             if sep is not None and (sep is True or sep.end() == nxt.start) and (nxt.start - n.end) <= 5 \
@@ -288,6 +291,13 @@ class CandidateFinder:
             return False
         m = CAP_WORD_RE.match(self.text[hit.end:hit.end + 30])
         return bool(m) and m.group(1).lower() not in RATIO_NOUNS
+
+    def _changes(self, pos: int, s_start: int) -> bool:
+        """"Rose from 1.5k to 2.2k": the figure at ``pos`` is the before of a change, so it
+        and the next figure are two, not a range (``change.change_before``)."""
+        m = BETWEEN_RE.search(self.text, max(0, pos - 9), pos)
+        return bool(m) and m.group(0).lower().startswith("from") \
+            and change_before(self.text, s_start, m.start())
 
     def _name_just_before(self, pos: int, kind: str) -> Span | None:
         for nm in self.names_near(pos):

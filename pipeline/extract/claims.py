@@ -320,7 +320,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if claim.family == "money":
             claim.price_basis = cond.price_basis(v, text, s_start, s_end)
         if not claim.phase:
-            claim.phase = self._phase(c, claim.family, s_start, s_end)
+            claim.phase = self._phase(c, claim.family, s_start, s_end, claim.measures)
         if not claim.token_kind and claim.family in ("token_throughput", "tokens", "money"):
             claim.token_kind = self._token_kind(c, s_start, s_end)
 
@@ -354,8 +354,13 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return name
         return None
 
-    def _phase(self, c: Cand, family: str, s_start: int, s_end: int) -> str | None:
-        if family not in ("token_throughput", "latency", "tokens", "request_throughput"):
+    def _phase(self, c: Cand, family: str, s_start: int, s_end: int,
+               measures: str | None = None) -> str | None:
+        """The phase a rate or time is of; for a ratio, the phase of the rate or time it
+        compares ("1.9x decoding throughput" is no prefill speedup)."""
+        if family in ("ratio", "percent") and measures in ("throughput", "latency"):
+            family = "token_throughput" if measures == "throughput" else "latency"
+        elif family not in ("token_throughput", "latency", "tokens", "request_throughput"):
             return None
         hits = [(s, e, n) for s, e, n in self.v.phases.finditer(self.text, s_start, s_end, self.fold)]
         if family == "latency":

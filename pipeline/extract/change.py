@@ -1,0 +1,79 @@
+"""A change written as two figures of one quantity: "rose from 1.5k to 2.2k tokens/s",
+"slips to 580 TFLOPS, down from 660", "cut TTFT to 90 ms from 210 ms".
+
+"From A to B" after a verb of change is a before and an after, not a range: the extractor
+keeps the two figures apart (``candidates``), and the checker holds a headline that states a
+change to a record that states the same change, in the same direction (docs/claims-model.md
+§4: a headline that reverses a change is contradicted, one whose record holds only the after
+figure is unproven). One reading, used by both.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.extract.numbers import NUMBER_RE, parse_match
+
+# verbs (any inflection) that say a quantity moved
+_VERB = (r"\b(?:ris(?:e|es|ing)|rose|increas\w*|gr[eo]w\w*|jump\w*|climb\w*|improv\w*|boost\w*|"
+         r"rais\w*|lift\w*|went|go(?:es|ing)?|mov(?:e|ed|es|ing)|fell|fall\w*|drop\w*|slip\w*|"
+         r"slid\w*|declin\w*|decreas\w*|reduc\w*|cut\w*|lower\w*|shr[aiu]nk\w*|slash\w*|sped|"
+         r"speed\w*|plung\w*|soar\w*|surg\w*|doubl\w*|halv\w*|trimm?\w*|push\w*|brought|bring\w*|"
+         r"tak(?:e|es|ing)|took|accelerat\w*|shorten\w*|extend\w*|expand\w*)\b")
+_APPROX = r"(?:(?:about|around|roughly|nearly|almost|approximately|just|over|under)\s+|[~≈]\s*)?"
+_NUM = r"\$?(\d[\d,]*(?:\.\d+)?(?:\s?[kKMB](?![A-Za-z]))?)"
+_UNIT = r"(?:\s*[^\s\d.,;:()]{1,20}(?:\s+(?:per|/)\s*[^\s\d.,;:()]{1,12})?)?"
+
+_CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)")
+_RANGE_LEAD = re.compile(r"\b(?:rang\w*|var(?:y|ies|ied|ying)|anywhere|spann?\w*)\s+$", re.I)
+
+_FROM_TO = re.compile(_VERB + r"(?:[^.;:!?]|\.(?=\S)){0,80}?\bfrom\s+" + _APPROX + _NUM + _UNIT
+                      + r"\s+to\s+" + _APPROX + _NUM, re.I)
+_TO_FROM = re.compile(_VERB + r"(?:[^.;:!?]|\.(?=\S)){0,80}?\bto\s+" + _APPROX + _NUM + r"[^.;:!?\d]{0,40}?"
+                      r"\bfrom\s+" + _APPROX + _NUM, re.I)
+_UP_FROM = re.compile(_NUM + r"[^.;:!?\d]{0,40}?[,(]\s*(?:up|down)\s+from\s+" + _APPROX + _NUM,
+                      re.I)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One quantity moving from ``before`` to ``after``; ``start``/``end`` span the words."""
+
+    before: float
+    after: float
+    start: int
+    end: int
+
+
+def _value(text: str) -> float | None:
+    m = NUMBER_RE.search(text)
+    n = parse_match(m) if m else None
+    return n.value if n else None
+
+
+def find_changes(text: str, start: int = 0, end: int | None = None) -> list[Change]:
+    """Every change stated in ``text[start:end]``, in order."""
+    end = len(text) if end is None else end
+    out: list[Change] = []
+    for rx, before_group in ((_FROM_TO, 1), (_TO_FROM, 2), (_UP_FROM, 2)):
+        for m in rx.finditer(text, start, end):
+            a, b = _value(m.group(before_group)), _value(m.group(3 - before_group))
+            if a is not None and b is not None and a != b and not any(
+                    c.before == a and c.after == b and c.start < m.end() and m.start() < c.end
+                    for c in out):
+                out.append(Change(a, b, m.start(), m.end()))
+    return sorted(out, key=lambda c: c.start)
+
+
+def change_before(text: str, start: int, pos: int) -> bool:
+    """Does a verb of change come right before "from" at ``pos`` (within the clause)?
+    "rose from 575 to 826" is a change; "ranging from 575 to 826" a range."""
+    lead = text[max(start, pos - 80):pos]
+    if _RANGE_LEAD.search(lead) or _CLAUSE_END.search(lead):
+        return False
+    return re.search(_VERB, lead, re.I) is not None
+
+
+def same_value(a: float, b: float) -> bool:
+    """Two writings of one figure ("2.2k" and "2,200"; "1.5k" and "~1,500")."""
+    return abs(a - b) <= 0.03 * max(abs(a), abs(b))
