@@ -8,7 +8,8 @@ docs/claims-model.md §4 gives and the verdicts a careful analyst would also acc
 
     python benchmarks/headlines.py [--suite FILE] [--db WAREHOUSE] [--shared ../shared] [-v]
 
-Without --db it ingests ../shared/corpus/real and ../shared/seeds into a temporary warehouse.
+Without --db it ingests ../shared/corpus/real, ../shared/seeds and ../shared/corpus/structured
+into a temporary warehouse.
 Prints, per kind: headlines, right (the verdict is one the labeller accepts), the expected
 verdict exactly, and false headlines answered `supported` (the worst error).
 """
@@ -31,12 +32,14 @@ def load(path: Path = SUITE) -> list[dict]:
 
 
 def build_warehouse(shared: Path, db: Path) -> None:
-    """The record the headlines are checked against: the real corpus and the seeds. Run
-    outside the checkout, so the installed package answers (the source tree alone lacks
-    the packaged warehouse SQL)."""
+    """The record the headlines are checked against: the real corpus, the seeds and the
+    benchmark result files (the fourth suite cites them). Run outside the checkout, so the
+    installed package answers (the source tree alone lacks the packaged warehouse SQL)."""
     subprocess.run([sys.executable, "-m", "pipeline.cli", "ingest",
                     str(Path(shared / "corpus" / "real").resolve()),
-                    str(Path(shared / "seeds").resolve()), "--db", str(Path(db).resolve()), "-q"],
+                    str(Path(shared / "seeds").resolve()),
+                    str(Path(shared / "corpus" / "structured").resolve()),
+                    "--db", str(Path(db).resolve()), "-q"],
                    check=True, stdout=subprocess.DEVNULL, cwd=Path(db).resolve().parent)
 
 

@@ -54,7 +54,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from pipeline.checker import _point_matches, name_pattern, phase_must_be_stated
+from pipeline.checker import _point_matches, is_range, product_pattern, settles, name_pattern, phase_must_be_stated
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
@@ -411,6 +411,11 @@ class _Ctx:
             subj = " OR ".join(
                 f"regexp_matches(regexp_replace(lower(coalesce({col}, '')), '[\\s_-]+', ' ', 'g'), "
                 f"{pat})" for col in ("c.sentence", "d.title", "d.publisher", "d.path"))
+            prod = product_pattern(q.subject_text)
+            if prod:
+                # ``checker.owns_product``: one of the owner's products
+                subj += " OR " + " OR ".join(f"regexp_matches(coalesce({col}, ''), {p(prod)})"
+                                             for col in ("c.accelerator", "c.hardware", "c.engine"))
         ctes.append(f"base AS (SELECT {_NARROW}, d.published AS _pub, d.path AS _path, "
                     f"({subj}) AS _subj FROM claims c "
                     f"JOIN documents d ON d.id = c.doc_id WHERE {where} AND {primary} "
@@ -589,9 +594,15 @@ class _Ctx:
         if (f.comparator or "=") == "=":
             coarse = f"({_default_p('value', 'precision')} > {_d(_full_fig(f).p * 1.000001)})"
             meets_sql = f"(_cm AND NOT {coarse})"
+        # a range against a point, either way round: decided by ``range_shown`` in Python
+        # (NULL), the rest known in SQL
+        rng = ("(CASE WHEN low IS NULL OR high IS NULL THEN FALSE END)" if is_range(f)
+               else "(CASE WHEN low IS NULL OR high IS NULL THEN TRUE END)")
+        if is_range(f) or (f.comparator or "=") in ("=", "~"):
+            meets_sql = f"({meets_sql} AND {rng})"
         ctes.append(
             f"c4 AS (SELECT *, {dsize} AS d_size, {meets_sql} AS _meets, (NOT _cq) AS _refutes, "
-            f"{same_sql} AS _same, _cs AS _point FROM k4)")
+            f"{same_sql} AS _same, _cs AS _point, {rng} AS _rng FROM k4)")
         ctes.append(
             "cand AS (SELECT *, (_open0 OR o_size) AS _open, (_diff0 OR d_size) AS _diff, "
             "(NOT (_open0 OR o_size) AND NOT (_diff0 OR d_size) AND _sc IN ('same', 'free')) "
@@ -654,8 +665,8 @@ class _Ctx:
         "scope_ok": "_sc IN ('same', 'free')",
         "inside": "_sc IN ('same', 'free') AND NOT _open0 AND NOT _diff0 AND NOT o_size "
                   "AND NOT d_size",
-        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND _point AND NOT "
-                  "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_size)",
+        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND _point AND _rng "
+                  "AND _subj AND NOT (d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_size)",
         "by_scope": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
                     "(d_model OR d_hw OR d_eng OR d_size)",
     }
@@ -701,9 +712,7 @@ class _Ctx:
             return _Ctx.py("pool", c, chk, q) and "model size" not in c.differs \
                 and "model size" not in c.open
         if name == "settle":
-            return scope_key(c.claim.scope) is not None and _point_matches(q.figure, c.claim) and not (
-                {"model", "hardware", "engine", "concurrency", "statistic", "model size"}
-                & set(c.differs))
+            return settles(q, c)
         if name == "by_scope":
             return scope_key(c.claim.scope) is not None and not (
                 {"model", "hardware", "engine", "model size"} & set(c.differs))

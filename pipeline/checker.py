@@ -237,11 +237,36 @@ def _owners() -> frozenset[str]:
     return frozenset(n.lower() for n in load_raw("owners")["names"])
 
 
+_SAYS_RE = re.compile(r"\s+(?:says?|said|reports?|reported|claims?|claimed|announc\w*|told|"
+                      r"finds?|found|estimates?|predicts?)\b", re.I)
+
+
+@lru_cache(maxsize=1)
+def _products() -> dict[str, str]:
+    from pipeline.vocab.loader import load_raw
+    raw = load_raw("owners").get("products", {})
+    return {k.lower(): "(?i)(?:" + "|".join(v) + ")" for k, v in raw.items()}
+
+
+def product_pattern(owner: str) -> str | None:
+    """The regular expression (Python's and DuckDB's alike) over a figure's accelerator,
+    hardware and engine names that marks it as one of ``owner``'s products."""
+    return _products().get(owner.lower())
+
+
+def owns_product(owner: str, p: Claim) -> bool:
+    pat = product_pattern(owner)
+    return bool(pat) and any(v and re.search(pat, v) for v in (p.accelerator, p.hardware, p.engine))
+
+
 def _unknown_subject(text: str, fig_start: int) -> str | None:
-    """The headline's leading name when no vocabulary knows it ("DistServe delivers ..."):
-    a figure can only support the headline where that name appears (its sentence, its
-    document's title, publisher or path), or a figure on another system would confirm a
-    claim about this one. A possessive owner ("NVIDIA's TensorRT-LLM") is not the subject."""
+    """The headline's leading name when no vocabulary knows it as a model, engine or
+    accelerator ("DistServe delivers ...", "Lepton's time to first token ...", "Google
+    Cloud cut prices ..."): a figure can only support the headline where that name appears
+    (its sentence, its document's title, publisher or path), or a figure on another system
+    or provider would confirm a claim about this one. Not a subject: a name that only says
+    who reports it ("Hugging Face says ..."), and an owner whose product the headline names
+    ("NVIDIA's TensorRT-LLM")."""
     from pipeline.extract.masks import find_names
     from pipeline.vocab.loader import load
 
@@ -249,20 +274,31 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
     if m is None or m.start(1) >= fig_start:
         return None
     name = m.group(1)
-    two = " ".join(text[m.start(1):].split()[:2]).lower()
-    two = two[:-2] if two.endswith(("'s", "’s")) else two
+    possessive = name.endswith(("'s", "’s"))
+    bare = name[:-2] if possessive else name
+    if bare.lower() in _NOT_NAMES:
+        return None
     names = find_names(text, load())
-    if name.endswith(("'s", "’s")) and name[:-2].lower() in _owners():
+    if any(n.start < m.end(1) and n.end > m.start(1) for n in names):
+        return None     # a model, engine or accelerator: a condition of its own
+    owners = _owners()
+    words = text[m.start(1):].split()
+    two = " ".join(words[:2]).lower()
+    two = two[:-2] if two.endswith(("'s", "’s")) else two
+    if not possessive and two in owners:
+        bare = " ".join(words[:2])      # "Google Cloud", "Hugging Face"
+        bare = bare[:-2] if bare.endswith(("'s", "’s")) else bare
+    rest = m.start(1) + len(bare)
+    if _SAYS_RE.match(text, rest):
+        return None
+    if bare.lower() in owners or two in owners:
         # "NVIDIA's TensorRT-LLM" names its subject; "DeepSeek's V3/R1 service" names only
         # whose product it is, so the figure must be that owner's
-        named = any(m.end(1) <= n.start < fig_start for n in names)
-        return None if named else name[:-2]
-    if (name.endswith(("'s", "’s")) or name.lower() in _NOT_NAMES or name.lower() in _owners()
-            or two in _owners()):      # "Hugging Face says ..."
-        return None
-    if any(n.start < m.end(1) and n.end > m.start(1) for n in names):
-        return None
-    return name
+        after = rest + (2 if possessive else 0)
+        if any((possessive and after <= n.start < fig_start)
+               or (not possessive and n.start - rest <= 1 and n.start >= rest) for n in names):
+            return None
+    return bare
 
 
 def name_pattern(name: str) -> str:
@@ -411,7 +447,8 @@ class Checker:
                 opened.append("technique")
         if q.subject_text:
             d = self.record.doc(p)
-            if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path):
+            if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path) \
+                    and not owns_product(q.subject_text, p):
                 opened.append(q.subject_text)
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", norm(f.statistic), norm(p.statistic))
@@ -478,7 +515,7 @@ class Checker:
             meets = _reaches(f, p)
             refutes = not meets
         else:
-            meets = consistent(_full(f), _witness(p))
+            meets = consistent(_full(f), _witness(p)) and range_shown(f, p)
             if meets and (f.comparator or "=") == "=" and _witness(p).p > _full(f).p * 1.000001:
                 # "2.3x" is not shown by a record that says "2x" or "more than 2x": it is
                 # rounded more coarsely than the claim
@@ -678,10 +715,7 @@ class Checker:
             if scope_key(p.scope) is None:
                 continue
             c = self.compare(q, p)
-            # only the same number settles a denominator: "reached 4,574" is not settled by
-            # every higher figure that would meet it
-            if _point_matches(f, p) and not ({"model", "hardware", "engine", "concurrency",
-                                               "statistic", "model size"} & set(c.differs)):
+            if settles(q, c):
                 if f.model is None and f.hardware is None and not _distinctive(f):
                     continue
                 settling.append(c)
@@ -901,6 +935,26 @@ def _reaches(f: Claim, p: Claim) -> bool:
     return top >= f.value - _full(f).p * (1 + 1e-9)
 
 
+def is_range(c: Claim) -> bool:
+    return c.low is not None and c.high is not None
+
+
+def range_shown(f: Claim, p: Claim) -> bool:
+    """A range claim ("2-5x higher throughput") is shown only by a range whose two ends meet
+    its ends: one figure inside it shows one operating point, not the spread. A point claim
+    ("1.41x") is shown by a range only at one of its ends ("1.35-1.45x" says where the gains
+    lie, not that 1.41x was measured). Bounds ("at least 1.3x") are read as before. The SQL
+    checker leaves these rows to this function (``check_sql``)."""
+    if is_range(f):
+        return is_range(p) and all(
+            consistent(Figure(a, precision=f.precision), Figure(b, precision=p.precision))
+            for a, b in ((f.low, p.low), (f.high, p.high)))
+    if is_range(p) and (f.comparator or "=") in ("=", "~"):
+        return any(consistent(Figure(f.value, comparator=f.comparator or "=", precision=f.precision),
+                              Figure(b, precision=p.precision)) for b in (p.low, p.high))
+    return True
+
+
 def phase_must_be_stated(f: Claim) -> bool:
     """Whether a figure that names no phase leaves the claim's phase open: a time to first
     token is not shown by a latency that says not which one, nor a prefill speedup by a
@@ -923,6 +977,20 @@ def names_subject(f: Claim) -> bool:
     """Does the claim name what it is about? Without a model, hardware, engine or baseline
     it says only that *some* system reached the figure (docs/claims-model.md §4)."""
     return any(x is not None for x in (f.model, f.hardware, f.accelerator, f.engine, f.baseline))
+
+
+def settles(q: Query, c: "_Cmp") -> bool:
+    """Does primary figure ``c`` settle the denominator a claim leaves unsaid? Only the same
+    number does ("reached 4,574" is not settled by every higher figure that would meet it;
+    "20 to 22" not by one figure inside it), on no other subject. Read by ``_unscoped`` and
+    the SQL checker's verification alike."""
+    f, p = q.figure, c.claim
+    assert f is not None
+    return (scope_key(p.scope) is not None and _point_matches(f, p)
+            and range_shown(replace(f, comparator="~" if f.comparator == "~" else "="), p)
+            and not (q.subject_text and q.subject_text in c.open)
+            and not ({"model", "hardware", "engine", "concurrency", "statistic", "model size"}
+                     & set(c.differs)))
 
 
 def _point_matches(f: Claim, p: Claim) -> bool:

@@ -51,6 +51,8 @@ class _Words:
     not_performance: re.Pattern[str]
     after: re.Pattern[str]
     before: re.Pattern[str]
+    obj: re.Pattern[str]
+    obj_down: re.Pattern[str]
 
 
 def _alt(patterns: list[str]) -> str:
@@ -67,6 +69,10 @@ def words() -> _Words:
         after=re.compile(r"\s*(?:" + "|".join(raw["baseline"]["after"]) + r")\b\s*", re.I),
         before=re.compile(r"(?:^|[,;(.]\s*|\b(?:and|but|[Ii]n\s*practice)\s*)(?:"
                           + "|".join(raw["baseline"]["before"]) + r")\s*([^,;.]{1,80}?)\s*,", re.I),
+        obj=re.compile(r"\b(" + "|".join(raw["baseline"]["object"]) + r")\s+([^,;.]{1,60}?)\s+by\s+"
+                       r"(?:(?:up\s+to|about|around|roughly|nearly|almost|over|more\s+than|as\s+much\s+as"
+                       r"|at\s+least)\s+)?[~≈]?\s*$", re.I),
+        obj_down=re.compile(_alt(raw["baseline"]["object_down"]), re.I),
     )
 
 
@@ -159,12 +165,19 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     baseline = span = None
     bm = _THE_OF.match(after) or w.after.search(after)
     head = after[:bm.end() if bm and bm.re is _THE_OF else bm.start()] if bm else after
+    verb_down = None
     if bm:
         span = _phrase(text, end + bm.end(), a_end)
     else:
         om = w.before.search(text[s_start:start])
         if om:
             span = (s_start + om.start(1), s_start + om.end(1))
+        else:
+            # "outperforms vLLM by up to 4x": the verb's object is the baseline
+            vm = w.obj.search(text, max(s_start, start - BEFORE_REACH - 40), start)
+            if vm:
+                span = (vm.start(2), vm.end(2))
+                verb_down = bool(w.obj_down.fullmatch(vm.group(1)))
     if span is not None:
         baseline = clean_baseline(text[span[0]:span[1]]) or None
         if baseline is None or baseline[0].isdigit():
@@ -175,6 +188,8 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     # baseline), else the words just before it ("reduces latency by 50%")
     d = _first(w.direction, head)
     direction = d[0] if d else None
+    if direction is None and verb_down is not None:
+        direction = "down" if verb_down else "up"
     if direction is None and bm is not None and bm.re is _THE_OF:
         direction = "up"     # "8x the goodput of vLLM" is a multiple of it
     if direction is None:

@@ -43,6 +43,17 @@ _ISL_OSL_RE = Caseless(re.compile(
     r"|\b(?P<i3>\d+(?:\.\d+)?[kK])\s*/\s*(?P<o3>\d+(?:\.\d+)?[kK])\b",
     re.I,
 ))
+# one length alone: "2,048-token prompts", "prompts of 2K tokens", "an input length of 1024",
+# "ISL 1024"; "128-token outputs", "output length 2048", "OSL=128"
+_NUMTXT = r"\d[\d,]*(?:\.\d+)?[kK]?"
+_ONE_LENGTH_RE = Caseless(re.compile(
+    rf"\b(?P<i>{_NUMTXT})[\s-]tokens?\s+(?:input\s+)?(?:prompts?|inputs?|input\s+sequences?|contexts?)\b"
+    rf"|\b(?:ISL|input\s+(?:sequence\s+)?lengths?|prompt\s+lengths?|prompts\s+of)\s*(?:=|:|of)?\s*(?P<i2>{_NUMTXT})"
+    rf"|\b(?P<o>{_NUMTXT})[\s-]tokens?\s+(?:outputs?|completions?|responses?|generations?|answers?)\b"
+    rf"|\b(?:OSL|output\s+(?:sequence\s+)?lengths?|(?:outputs|completions|responses)\s+of)\s*(?:=|:|of)?\s*(?P<o2>{_NUMTXT})",
+    re.I,
+))
+_LENGTH_CUES = ("token", "length", "isl", "osl", "prompts of", "outputs of")
 _PRICE_AT_RE = re.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", re.I)
 _PARAM_SIZE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
 
@@ -169,7 +180,14 @@ def concurrency(text: str, start: int, end: int, lower: str | None = None) -> tu
 def isl_osl(text: str, start: int, end: int, lower: str | None = None) -> tuple[float | None, float | None]:
     m = _ISL_OSL_RE.search(text, lower, start, end)
     if not m:
-        return None, None
+        part = (lower or text.lower())[start:end]
+        if not any(cue in part for cue in _LENGTH_CUES):
+            return None, None
+        i = o = None
+        for m in _ONE_LENGTH_RE.finditer(text, lower, start, end):
+            i = i if i is not None else _num(m.group("i") or m.group("i2") or "")
+            o = o if o is not None else _num(m.group("o") or m.group("o2") or "")
+        return i, o
     i = m.group("i") or m.group("i2") or m.group("i3")
     o = m.group("o") or m.group("o2") or m.group("o3")
     return _num(i), _num(o)
