@@ -128,6 +128,11 @@ class Query:
         if self.label:
             parts.append(f"as {self.label}")
         conds = conditions(f)
+        for name, v in (("input", f.isl), ("output", f.osl)):
+            if v is not None:
+                conds.append(f"{name} {fmt_number(v)} tokens")
+        if benchmark_scenario(f.workload):
+            conds.append(f"{f.workload} scenario")
         if self.size is not None:
             conds.append("on " + size_condition(self.size))
         if conds:
@@ -458,6 +463,7 @@ class Checker:
                            ("offered load", f.offered_load, p.offered_load)):
             cond(name, a, b, same_setting)
         cond("parallelism", norm(f.parallelism), norm(p.parallelism))
+        cond("scenario", benchmark_scenario(f.workload), benchmark_scenario(p.workload))
         cond("precision", norm(f.dtype), norm(p.dtype))
         for name, a, b in (("phase", norm(f.phase), norm(p.phase)),
                            ("token kind", token_kind_key(f), token_kind_key(p))):
@@ -966,11 +972,18 @@ def phase_must_be_stated(f: Claim) -> bool:
                                       and f.measures in ("throughput", "latency"))
 
 
+def benchmark_scenario(workload: str | None) -> str | None:
+    """The benchmark scenario a workload names ("MLPerf Server"), a condition of its result;
+    other workloads (a dataset's name) are not compared."""
+    return workload if workload and workload.startswith("MLPerf ") else None
+
+
 def states_settings(f: Claim) -> bool:
     """Does the claim state a workload setting beyond concurrency (ISL/OSL, batch size,
-    offered load, parallelism, precision)? Those are compared in Python only."""
+    offered load, parallelism, precision, a benchmark scenario)? Those are compared in
+    Python only."""
     return any(x is not None for x in (f.isl, f.osl, f.batch_size, f.offered_load,
-                                       f.parallelism, f.dtype))
+                                       f.parallelism, f.dtype, benchmark_scenario(f.workload)))
 
 
 def names_subject(f: Claim) -> bool:

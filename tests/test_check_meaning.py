@@ -34,6 +34,17 @@ SGLang serves Mixtral 8x7B at 6,580 tokens per second in total on 8 H100 GPUs.
 
 Data-parallel attention gives SGLang 1.9x decoding throughput on DeepSeek-V3.
 
+On eight MI300X GPUs, vLLM serves Llama 3 70B at 3,200 tokens per second in total.
+
+SGLang outperforms vLLM by 3.1x in throughput on Llama 3 8B.
+
+With 128-token prompts and 2,048-token outputs, TensorRT-LLM serves LLaMA 7B at 8,348 tokens/s per GPU on H200.
+
+| Scenario | Model | System | Tokens/s per system |
+|---|---|---|---|
+| Offline | Llama 2 70B | 4 x GB200 | 52,061.6 |
+| Server | Llama 2 70B | 4 x GB200 | 46,016.5 |
+
 Kernel fusion raised SGLang's per-GPU output throughput on Qwen2.5-72B from 1.2k to 1.9k tokens/s on H200.
 
 | Model | #Total Params | #Activated Params |
@@ -69,6 +80,18 @@ def db(primary_db) -> str:
     # an unqualified parameter count is the total
     ("DeepSeek-V3 activates 37 billion parameters per token.",
      "DeepSeek-V3 is a 37-billion-parameter model."),
+    # an owner leading the headline: met by a figure on its products, not another's
+    ("AMD reaches 3,200 tokens per second in total on Llama 3 70B with vLLM.",
+     "Intel reaches 3,200 tokens per second in total on Llama 3 70B with vLLM."),
+    # "outperforms X by": X is the baseline
+    ("SGLang beats vLLM by 3.1x in throughput on Llama 3 8B.",
+     "vLLM outperforms SGLang by 3.1x in throughput on Llama 3 8B."),
+    # lengths written as "N-token prompts" are settings
+    ("TensorRT-LLM hits 8,348 tokens/s per H200 on LLaMA 7B with 128-token prompts and 2,048-token outputs.",
+     "TensorRT-LLM hits 8,348 tokens/s per H200 on LLaMA 7B with 2,048-token prompts and 128-token outputs."),
+    # a benchmark scenario is a condition of its result
+    ("Llama 2 70B reaches 52,061.6 tokens/s per system on 4 x GB200 in the MLPerf Offline scenario.",
+     "Llama 2 70B reaches 52,061.6 tokens/s per system on 4 x GB200 in the MLPerf Server scenario."),
     # a ratio of decoding throughput is no prefill speedup
     ("Data-parallel attention nearly doubles SGLang's decoding throughput on DeepSeek-V3.",
      "Data-parallel attention nearly doubles SGLang's prefill throughput on DeepSeek-V3."),

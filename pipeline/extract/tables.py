@@ -199,6 +199,11 @@ def number(text: str) -> float | None:
 MAX_PARALLEL_DEGREE = 72
 
 
+@lru_cache(maxsize=1)
+def _scenarios() -> dict[str, str]:
+    return {n.lower(): n for n in load_raw("table_headers").get("scenarios", {}).get("names", [])}
+
+
 def setting_values(field: str, header: str, text: str) -> dict:
     """The Claim fields a setting cell fills: {"concurrency": 64.0}, {"isl": 1024.0,
     "osl": 128.0} from "1024/128", {"parallelism": "TP8"}."""
@@ -222,6 +227,9 @@ def setting_values(field: str, header: str, text: str) -> dict:
         if word != "EP" and n > MAX_PARALLEL_DEGREE:
             return {}   # "PP 512" in llama.cpp's tables is a prompt length, not a degree
         return {"parallelism": f"{word}{int(n)}"}
+    if field == "workload":
+        name = _scenarios().get(t.lower())
+        return {"workload": f"MLPerf {name}"} if name else {}
     n = number(t)
     if n is None:
         return {}
