@@ -153,3 +153,32 @@ def test_a_change_is_two_figures_not_a_range(text, before, after):
     """'rose from A to B' is a before and an after (pipeline/extract/change.py)."""
     found = claims(text)
     assert [(c.value, c.low, c.high) for c in found] == [(before, None, None), (after, None, None)]
+
+
+def _md(text: str):
+    return extract_claims(Document(id="t", path="t.md", format="markdown", text=text))
+
+
+def test_a_multi_line_html_tag_holds_no_figures():
+    found = _md('SGLang serves 120 tokens/s per user.\n\n<img src="a.png"\n     style="width: 75%;\n'
+                '     max-width: 100%;">\n')
+    assert [c.value for c in found] == [120]
+
+
+def test_a_unit_in_parentheses_after_the_measured_quantity_before_a_table():
+    text = ("We measure the token generation throughput (tokens/s) of each engine.\n\n"
+            "| model | vLLM | SGLang |\n| --- | --- | --- |\n| Llama-2-7B | 112.9 | 159.4 |\n")
+    assert [(c.value, c.family) for c in _md(text)] == [(112.9, "token_throughput"),
+                                                        (159.4, "token_throughput")]
+
+
+@pytest.mark.parametrize("statement, scope", [
+    ("All benchmarks are run at batch size=1.", "per_user"),
+    ("All benchmarks are run at batch size=16.", "unspecified"),
+])
+def test_a_section_measured_one_request_at_a_time_gives_per_user_rates(statement, scope):
+    text = (f"## Benchmarks\n\n{statement}\n\n### Int8\n\n| Model | Tokens/Second |\n| --- | --- |\n"
+            "| Llama-2-7B | 155.58 |\n\n## Other\n\n| Model | Tokens/Second |\n| --- | --- |\n"
+            "| Llama-2-7B | 99.5 |\n")
+    got = {c.value: c.scope or "unspecified" for c in _md(text)}
+    assert got[155.58] == scope and got[99.5] == "unspecified"

@@ -18,7 +18,7 @@ from pipeline.extract.context import ContextResolver, share_baselines, share_con
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, HEADINGS, KIND_OF, OF_AFTER_RE, OUT_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    AGGREGATE_WORD_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, PEAK_WORD_RE, REACH_RE,
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
@@ -75,6 +75,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.figures_in: dict[int, int] = {}  # sentence start -> how many figures with a unit
         self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
+        self._one_cache: dict[int, int] = {}
         self.typer = HeaderTyper(vocab, self._header_unit)
         self.tables = TableIndex(prepare_tables(
             doc.tables if doc.tables is not None else find_tables(self.text), self.typer))
@@ -315,7 +316,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         own = cond.parallelism(text, c.end, min(s_end, c.next_start, c.end + 40), self.fold)
         if own:
             claim.parallelism = own
-        if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
+        if claim.family == "token_throughput" and claim.scope in (None, "unspecified") and (
+                claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
+                                           and self._one_at_a_time(s_start))):
             claim.scope = "per_user"
         if claim.family == "money":
             claim.price_basis = cond.price_basis(v, text, s_start, s_end)
@@ -323,6 +326,25 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.phase = self._phase(c, claim.family, s_start, s_end, claim.measures)
         if not claim.token_kind and claim.family in ("token_throughput", "tokens", "money"):
             claim.token_kind = self._token_kind(c, s_start, s_end)
+
+    def _one_at_a_time(self, pos: int) -> bool:
+        """Does the section holding ``pos`` say every figure in it was measured one request
+        at a time ("all benchmarks are run at batch size=1", "single-batch inference")?
+        Then a rate with no denominator there is one user's. Read once per section: from the
+        section's top heading (level 1 or 2) up to ``pos``."""
+        top = self._top_heading(pos)
+        hit = self._one_cache.get(top)
+        if hit is None:
+            nxt = self.text.find("\n## ", top + 1)
+            end = len(self.text) if nxt < 0 else nxt
+            m = ONE_AT_A_TIME_RE.search(self.text, top, end)
+            hit = self._one_cache[top] = m.start() if m else -1
+        return 0 <= hit < pos
+
+    def _top_heading(self, pos: int) -> int:
+        i = self.text.rfind("\n## ", 0, pos)
+        j = self.text.rfind("\n# ", 0, pos)
+        return max(i, j, 0)
 
     def _named(self, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
         hits = self._before_next(self._not_baseline(self._names_in(kind, s_start, s_end), c), c)
@@ -494,7 +516,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         elif count is not None and hw is None:
             claim.hw_count = count   # "#GPUs: 8" with no accelerator named anywhere
         claim.engine, claim.dtype = engine, dtype
-        if claim.concurrency == 1 and claim.family == "token_throughput" and claim.scope in (None, "unspecified"):
+        if claim.family == "token_throughput" and claim.scope in (None, "unspecified") and (
+                claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
+                                           and self._one_at_a_time(claim.start))):
             claim.scope = "per_user"
 
 

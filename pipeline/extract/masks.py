@@ -24,7 +24,7 @@ _MONTHS = (
 # the scan is cheap even on long documents.
 _GLOBAL_PATTERNS = [
     r"!\[[^\]\n]*\]\([^)\n]*\)", r"```.*?```", r"~~~.*?~~~", r"`[^`\n]{1,400}`", r"<!--.*?-->",
-    r"<[a-zA-Z/][^>\n]{0,400}>", r"https?://[^\s)\]>\"']+", r"www\.[^\s)\]>\"']+", r"\]\([^)\n]*\)",
+    r"<[a-zA-Z/](?:[^<>\n]|\n(?![ \t]*\n)){0,800}>", r"https?://[^\s)\]>\"']+", r"www\.[^\s)\]>\"']+", r"\]\([^)\n]*\)",
     r"\[\^?\d+\]", r"#\d+\b", r"\$\$.*?\$\$", r"\\\[.*?\\\]", r"\{\{[<%].*?[>%]\}\}", r"\{%.*?%\}",
     r"\\(?:frac|boxed|mathbf|text|begin|end|left|right|cdot|times|sqrt)\b[^\n]{0,200}",
 ]

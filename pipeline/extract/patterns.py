@@ -124,3 +124,11 @@ SIG_RE = re.compile(r"[1-9](?:[0-9,]*[1-9])?")
 COORD_GAP_RE = re.compile(r"\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:or|and)\s+(?:up\s+to\s+|about\s+|~|nearly\s+)?")
 # a time unit as a column header's last word: "T_PP s", "Latency ms"
 TRAILING_TIME_UNIT_RE = re.compile(r"\S[ \t]+(ms|s|sec|secs|µs|us|min)[ \t]*$")
+
+# A section measured one request at a time: its rates with no denominator are one user's
+# ("all benchmarks are run at batch size=1", "tokens/s/user", "single-batch inference")
+ONE_AT_A_TIME_RE = re.compile(
+    r"(?i)\b(?:(?:all|every|each)\s+(?:the\s+)?(?:benchmarks?|results?|numbers?|measurements?|runs?)"
+    r"[^.\n]{0,40}?\bbatch[\s_-]*size\s*(?:=|of|:)?\s*\*{0,2}(?:1|one)\b(?![.,]?\d)"
+    r"|\btokens?/s(?:ec)?/user\b"
+    r"|\bbatch[\s_-]*size\s*(?:=|of|:)?\s*\*{0,2}(?:1|one)\b(?![.,]?\d)[^.\n]{0,60}?\bper[\s-]user\b)")

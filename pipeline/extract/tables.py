@@ -307,14 +307,17 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
     return figures >= 2 and figures * 2 >= len(t.rows)
 
 
-_CAPTION_UNIT_RE = re.compile(r"(?i)\b(?:units?\s*[:=]?|(?:are\s+)?in)\s+([A-Za-z%µ$][\w%/$.-]*(?:\s+per\s+\w+)?)")
+_CAPTION_UNIT_RE = re.compile(r"(?i)\b(?:units?\s*[:=]?|(?:are\s+)?in)\s+([A-Za-z%µ$][\w%/$.-]*(?:\s+per\s+\w+)?)"
+                              # "we measure the token generation throughput (tokens/s)"
+                              r"|\b(?:throughputs?|latenc(?:y|ies)|speeds?|TTFT|TPOT|ITL)\s*\(\s*"
+                              r"([A-Za-z%µ$][\w%/$.-]*(?:\s+per\s+\w+)?)\s*\)")
 
 
 def caption_unit(caption: str, unit_of):
     """The unit a caption or a "Unit: ..." line gives every cell ("Unit: ms", "TTFT in
     ms", "all figures in tok/s"), read as a header unit; None if it gives none."""
     for m in _CAPTION_UNIT_RE.finditer(caption):
-        hit = unit_of(f"({m.group(1)})")
+        hit = unit_of(f"({m.group(1) or m.group(2)})")
         if hit is not None:
             return hit
     return None
