@@ -50,6 +50,8 @@ def test_length_settings_are_conditions_but_workload_statistics_are_claims():
     assert [c.value for c in stat] == [142000]
     ctx = claims("The model supports a context length of 128K tokens.")
     assert [c.value for c in ctx] == [128000]
+    seq = claims("Each prompt keeps a sequence length of 80 tokens; vLLM serves 120 tokens/s per user.")
+    assert [c.value for c in seq] == [120] and seq[0].isl == 80
 
 
 def test_number_and_unit_across_a_hard_line_break():

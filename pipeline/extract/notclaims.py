@@ -49,7 +49,7 @@ OFFERED_LEAD_RE = re.compile(
 # "each query input has 20K tokens", "prompt length 2048" (but "median input is 142K tokens"
 # reports a workload's statistic, and stays a claim)
 LENGTH_LEAD_RE = re.compile(
-    r"(?i)\b(?P<kind>input|prompt|query|context|output|generation|decode|response|answer)s?"
+    r"(?i)\b(?P<kind>input|prompt|query|context|output|generation|decode|response|answer|sequence)s?"
     r"(?:\s+(?:sequence|token)s?)?(?:\s+(?:length|len|size)s?)?\s*(?:of|has|have|is|are|=|:|to|with)?\s*"
     r"(?:about\s+|around\s+|up\s+to\s+|~\s*)?$")
 # a statistic or a total of a workload is a figure about it ("median input of 142K tokens",
