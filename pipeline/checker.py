@@ -390,8 +390,20 @@ def _is_bound(c: Claim) -> bool:
     return (c.comparator in UPPER) or (norm(c.statistic) in PEAK_STATS)
 
 
+@lru_cache(maxsize=1)
+def _siblings() -> frozenset[str]:
+    from pipeline.vocab.loader import load_raw
+    return frozenset(w.lower() for w in load_raw("models").get("sibling_words", []))
+
+
 def _model_match(q: str, p: str) -> bool:
-    return p == q or p.startswith(q + " ")
+    """The figure's model is the claim's, or a form of it ("llama 3 8b instruct" for
+    "llama 3 8b"), never a sibling ("deepseek v2 lite" for "deepseek v2")."""
+    if p == q:
+        return True
+    if not p.startswith(q + " "):
+        return False
+    return p[len(q) + 1:].split(" ", 1)[0] not in _siblings()
 
 
 def _unit_key(c: Claim) -> str:

@@ -38,6 +38,8 @@ On eight MI300X GPUs, vLLM serves Llama 3 70B at 3,200 tokens per second in tota
 
 SGLang outperforms vLLM by 3.1x in throughput on Llama 3 8B.
 
+DeepSeek-V2-Lite has 16B total parameters.
+
 With 128-token prompts and 2,048-token outputs, TensorRT-LLM serves LLaMA 7B at 8,348 tokens/s per GPU on H200.
 
 | Scenario | Model | System | Tokens/s per system |
@@ -92,6 +94,8 @@ def db(primary_db) -> str:
     # a benchmark scenario is a condition of its result
     ("Llama 2 70B reaches 52,061.6 tokens/s per system on 4 x GB200 in the MLPerf Offline scenario.",
      "Llama 2 70B reaches 52,061.6 tokens/s per system on 4 x GB200 in the MLPerf Server scenario."),
+    # a sibling model ("-Lite") is not the model
+    ("DeepSeek-V2-Lite has 16B parameters.", "DeepSeek-V2 has 16B parameters."),
     # a ratio of decoding throughput is no prefill speedup
     ("Data-parallel attention nearly doubles SGLang's decoding throughput on DeepSeek-V3.",
      "Data-parallel attention nearly doubles SGLang's prefill throughput on DeepSeek-V3."),

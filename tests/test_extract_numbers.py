@@ -182,3 +182,9 @@ def test_a_section_measured_one_request_at_a_time_gives_per_user_rates(statement
             "| Llama-2-7B | 99.5 |\n")
     got = {c.value: c.scope or "unspecified" for c in _md(text)}
     assert got[155.58] == scope and got[99.5] == "unspecified"
+
+
+def test_a_size_bounding_a_class_of_models_inherits_no_model():
+    found = _md("# DeepSeek-V2\n\nDeepSeek-V2 is fast.\n\n#### Benchmarks (Models smaller than 16B)\n\n"
+                "DeepSeek-V2 has 236B parameters.\n")
+    assert [(c.value, c.model) for c in found] == [(16e9, None), (236e9, "DeepSeek-V2")]

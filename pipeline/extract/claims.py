@@ -18,7 +18,7 @@ from pipeline.extract.context import ContextResolver, share_baselines, share_con
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, PEAK_WORD_RE, REACH_RE,
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
@@ -271,7 +271,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 claim.scope = scope
         claim.statistic = claim.statistic or self._statistic(c, s_start, s_end)
         model = self._model_in(s_start, s_end, c.start, c.after_unit, c)
-        if model is None:
+        if model is None and claim.family == "parameters" and CLASS_OF_MODELS_RE.search(
+                text, max(s_start, c.start - 40), c.start):
+            pass    # "models smaller than 16B": a class of models, no one model's size
+        elif model is None:
             # the paragraph's subject carries only into a sentence that names no other
             # system, source or product ("The vLLM post shows ..." is about the post)
             other = self._names_other_subject(s_start, s_end)

@@ -67,7 +67,10 @@ def _model_pattern(vocab: Vocab) -> str:
     # a context length after a space ("Qwen3-235B 16K").
     piece = (
         r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d(?:\w|\.(?=\w))*|[A-Z][a-zA-Z]+|[A-Z](?![a-z])|\d+x\d+[bB])"
-        r"|[ \t](?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[BbM]?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
+        # a size in billions stays in the name even before "tokens": "the first Llama 2 70B
+        # token", "Llama 3.1 8B tokens"
+        r"|[ \t](?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[Bb]\b(?![,.]\d)(?!\s*(?:%|x\b|times|tok/|tokens?\s*(?:/|per\b)))"
+        r"|\d+(?:\.\d+)?M?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
         r"|(?:VARIANTS)\b|[A-Z]+\d(?:\w|\.(?=\w))*|v\d(?:\w|\.(?=\w))*|[A-Z]\d*\b))"
     ).replace("VARIANTS", "|".join(re.escape(w) for w in vocab.model_variants) or "(?!)")
     # At least one piece after the stem: "DeepSeek" alone (or "DeepSeek's prices") names a

@@ -132,3 +132,10 @@ ONE_AT_A_TIME_RE = re.compile(
     r"[^.\n]{0,40}?\bbatch[\s_-]*size\s*(?:=|of|:)?\s*\*{0,2}(?:1|one)\b(?![.,]?\d)"
     r"|\btokens?/s(?:ec)?/user\b"
     r"|\bbatch[\s_-]*size\s*(?:=|of|:)?\s*\*{0,2}(?:1|one)\b(?![.,]?\d)[^.\n]{0,60}?\bper[\s-]user\b)")
+
+# A size that bounds a class of models ("Models smaller than 16B", "on models above 700B
+# parameters"): no one model's size, so no model is inherited for it
+CLASS_OF_MODELS_RE = re.compile(
+    r"(?i)\bmodels?\s+(?:(?:smaller|larger|bigger|greater|fewer|less|more)\s+than|above|below|"
+    r"under|over|beyond|exceeding|up\s+to|of\s+at\s+(?:least|most)|with\s+(?:more|fewer|less)\s+than)"
+    r"\s*(?:about\s+|~)?$")
