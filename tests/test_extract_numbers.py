@@ -188,3 +188,15 @@ def test_a_size_bounding_a_class_of_models_inherits_no_model():
     found = _md("# DeepSeek-V2\n\nDeepSeek-V2 is fast.\n\n#### Benchmarks (Models smaller than 16B)\n\n"
                 "DeepSeek-V2 has 236B parameters.\n")
     assert [(c.value, c.model) for c in found] == [(16e9, None), (236e9, "DeepSeek-V2")]
+
+
+@pytest.mark.parametrize("head", ["% Improvement", "Improvement (%)"])
+def test_a_percent_change_column_beside_metric_rows_holds_percents(head):
+    """A transposed table (metrics down the first column) with a change column: its cells
+    are percents whatever quantity the row measures."""
+    text = (f"| Metric | FP16 | FP8 | {head} |\n| --- | --- | --- | --- |\n"
+            "| Token Throughput (tokens/sec) | 2474.2 | 6049.1 | 144.48 |\n"
+            "| Average Time To First Token (ms) | 147.5 | 88.0 | 40.36 |\n")
+    got = {c.value: c.family for c in _md(text)}
+    assert got[144.48] == "percent" and got[40.36] == "percent"
+    assert got[2474.2] == "token_throughput"

@@ -329,7 +329,7 @@ class CandidateFinder:
         if SPREAD_BEFORE_RE.search(self.text, max(cl.start, c.start - 4), c.start):
             return None  # "132.19 ± 0.55": the spread of the figure before it
         header = table.column_header(cl.col)
-        col = cell_column(table, cl.col, self.typer)
+        col = cell_column(table, cl.col, self.typer, row)
         if col.kind not in ("figure", "label") or not header:
             return None
         hit = self._header_unit(header)

@@ -141,7 +141,9 @@ class HeaderTyper:
         if self.h["quality"].search(h):
             return Column("quality")
         if self.h["ratio"].search(h):
-            return Column("figure", family="ratio", **self._facts(h, "ratio"))
+            # "% Improvement", "Gain (%)": a change written in percent is a percent
+            fam = "percent" if "%" in h else "ratio"
+            return Column("figure", family=fam, **self._facts(h, fam))
         hit = self.unit_of(h)
         # "QPS", "Request rate (req/s)": the load a benchmark offered, a setting; a measured
         # request throughput says so ("RPS", "Request throughput")
@@ -323,10 +325,16 @@ def caption_unit(caption: str, unit_of):
     return None
 
 
-def cell_column(table: Table, col: int, typer: HeaderTyper) -> Column:
+def cell_column(table: Table, col: int, typer: HeaderTyper, row: Row | None = None) -> Column:
     """What the cells of column ``col`` of ``table`` are. In a transposed table whose
-    rows are benchmarks, a row without a measured unit is a quality score."""
+    rows are benchmarks, a row without a measured unit is a quality score; a row that was a
+    ratio or percent column ("% Improvement" beside "Tuned FP16" and "Tuned FP8") holds
+    ratios or percents whatever quantity its cells compare."""
     c = typer.column(table.column_header(col))
+    if row is not None and getattr(table, "transposed", False) and row.cells and row.cells[0].col == 0:
+        r = typer.column(clean(row.cells[0].text))
+        if r.kind == "figure" and r.family in ("percent", "ratio"):
+            return r
     if getattr(table, "benchmark_rows", False) and col > 0 and c.kind in ("label", "figure") \
             and c.family in (None, "percent", "ratio") and typer.unit_of(table.column_header(col)) is None:
         return Column("quality")
