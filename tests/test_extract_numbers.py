@@ -200,3 +200,13 @@ def test_a_percent_change_column_beside_metric_rows_holds_percents(head):
     got = {c.value: c.family for c in _md(text)}
     assert got[144.48] == "percent" and got[40.36] == "percent"
     assert got[2474.2] == "token_throughput"
+
+
+def test_a_bare_rate_column_beside_results_is_the_load_offered():
+    sweep = _md("| RPS | Engine | Median TTFT (ms) | Request throughput |\n| --- | --- | --- | --- |\n"
+                "| 4 | SGLang | 35.2 | 3.9 |\n| 8 | SGLang | 41.7 | 7.6 |\n")
+    assert sorted((c.family, c.value) for c in sweep) == [
+        ("latency", 0.0352), ("latency", 0.0417), ("request_throughput", 3.9), ("request_throughput", 7.6)]
+    assert {c.offered_load for c in sweep} == {4.0, 8.0}
+    alone = _md("| Model | RPS |\n| --- | --- |\n| Llama-2-7B | 14.6 |\n")
+    assert [(c.family, c.value) for c in alone] == [("request_throughput", 14.6)]

@@ -26,7 +26,7 @@ from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
-    clean, find_tables, HeaderTyper, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
+    cell_column, clean, find_tables, HeaderTyper, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
 )
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
@@ -438,7 +438,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 got = self._row_numbers_cache[id(r)] = []
                 for other in r.cells:
                     header = table.column_header(other.col)
-                    col = self.typer.column(header)
+                    col = cell_column(table, other.col, self.typer)
                     if col.kind == "setting" and col.field:
                         values = setting_values(col.field, header, other.text)
                     elif col.kind == "ident" and col.field in ("model", "engine", "dtype", "hardware",

@@ -325,12 +325,31 @@ def caption_unit(caption: str, unit_of):
     return None
 
 
+_RATE_LABEL_RE = re.compile(r"(?i)^\s*(?:RPS|QPS|request\s+rate|rate)\s*(?:\([^)]*\))?\s*$")
+
+
+def _load_columns(table: Table, typer: HeaderTyper) -> frozenset[int]:
+    """Columns of a bare rate label ("RPS", "QPS") in a table that measures something else
+    in other columns (latencies, a request or token throughput): the rate is the load each
+    run was given, the sweep's setting, not a result."""
+    got = getattr(table, "_load_cols", None)
+    if got is None:
+        heads = [table.column_header(j) for j in range(len(table.header))]
+        rates = [j for j, h in enumerate(heads) if _RATE_LABEL_RE.match(h)]
+        measured = any(j not in rates and typer.column(h).kind == "figure" for j, h in enumerate(heads))
+        got = frozenset(rates if measured else ())
+        table._load_cols = got  # type: ignore[attr-defined]
+    return got
+
+
 def cell_column(table: Table, col: int, typer: HeaderTyper, row: Row | None = None) -> Column:
     """What the cells of column ``col`` of ``table`` are. In a transposed table whose
     rows are benchmarks, a row without a measured unit is a quality score; a row that was a
     ratio or percent column ("% Improvement" beside "Tuned FP16" and "Tuned FP8") holds
     ratios or percents whatever quantity its cells compare."""
     c = typer.column(table.column_header(col))
+    if c.family == "request_throughput" and col in _load_columns(table, typer):
+        return Column("setting", field="offered_load")
     if row is not None and getattr(table, "transposed", False) and row.cells and row.cells[0].col == 0:
         r = typer.column(clean(row.cells[0].text))
         if r.kind == "figure" and r.family in ("percent", "ratio"):
