@@ -210,3 +210,18 @@ def test_a_bare_rate_column_beside_results_is_the_load_offered():
     assert {c.offered_load for c in sweep} == {4.0, 8.0}
     alone = _md("| Model | RPS |\n| --- | --- |\n| Llama-2-7B | 14.6 |\n")
     assert [(c.family, c.value) for c in alone] == [("request_throughput", 14.6)]
+
+
+def test_a_cell_may_write_its_denominator_after_its_number():
+    text = ("| Model | GPUs | Prefill Throughput (tokens/sec) |\n| --- | --- | --- |\n"
+            "| DeepSeek R1 | 96 x H100 | 52.3k / node |\n| Kimi K2 | 128 x H200 | 56k per GPU |\n")
+    assert [(c.value, c.scope) for c in _md(text)] == [(52300, "per_node"), (56000, "per_gpu")]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("We observed a *1.5x* reduction in latency.", [1.5]),
+    ("We observed a **1.5x** reduction in latency.", [1.5]),
+    ("The grid is 2x * 3 cells.", []),
+])
+def test_emphasis_after_a_ratio_is_no_multiplication(text, found):
+    assert [c.value for c in _md(text)] == found

@@ -59,10 +59,12 @@ RATIO_NOUNS = {
     "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
 }
 # "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
-NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])\s*[-+=&^*/]\s*\w|(?<=[xX×])[ \t]+\d")
+NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])(?:\s*[-+=&^/]|\s+\*|\*(?=\d))\s*\w|(?<=[xX×])[ \t]+\d")
 # a cell that is one figure: "1,234", "~2.5k", "3-4x", "12%", "132.19 ± 0.55" (a mean and
 # its spread), "6.74 B"
-CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:(?:±|\+/?-)\s*[0-9][0-9,.]*\s*[%]?)?\s*(?:\(.*\))?[*†‡]*")
+CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:(?:±|\+/?-)\s*[0-9][0-9,.]*\s*[%]?)?\s*"
+                            # "52.3k / node": the header's unit, the cell's denominator
+                            r"(?:(?:/|per)\s*(?:node|GPU|user|rank|device|server|instance|replica)s?\s*)?(?:\(.*\))?[*†‡]*")
 # the spread written after a figure ("± 0.55"): part of the figure before it, never a figure
 SPREAD_BEFORE_RE = re.compile(r"(?:±|\+/?-)\s*$")
 # a magnitude letter written apart from a cell's number ("6.74 B" in a parameters column)
@@ -139,3 +141,9 @@ CLASS_OF_MODELS_RE = re.compile(
     r"(?i)\bmodels?\s+(?:(?:smaller|larger|bigger|greater|fewer|less|more)\s+than|above|below|"
     r"under|over|beyond|exceeding|up\s+to|of\s+at\s+(?:least|most)|with\s+(?:more|fewer|less)\s+than)"
     r"\s*(?:about\s+|~)?$")
+
+# the denominator written in a cell after its number ("52.3k / node"), under a header that
+# gives the unit
+CELL_SCOPE_RE = re.compile(r"(?i)\s*(?:/|per)\s*(node|server|instance|gpu|device|rank|user)s?\b")
+CELL_SCOPES = {"node": "per_node", "server": "per_node", "instance": "per_node", "gpu": "per_gpu",
+               "device": "per_gpu", "rank": "per_gpu", "user": "per_user"}
