@@ -189,6 +189,13 @@ class SubjectFinder:
             hit = self._names_of_cache[text] = find_names(text, self.v)
         return hit
 
+    def _has_engine_column(self, table: Table) -> bool:
+        got = getattr(table, "_engine_col", None)
+        if got is None:
+            got = table._engine_col = any(  # type: ignore[attr-defined]
+                (col := self.typer.column(h)).kind == "ident" and col.field == "engine" for h in table.header if h)
+        return got
+
     def _row_subject(self, table: Table, row, header: str):
         """Model, hardware, engine and dtype for a row (with its section, the table's caption
         and the cell's column header), worked out once per row and column."""
@@ -225,7 +232,11 @@ class SubjectFinder:
         # then the row, then the caption and the rest
         engine = (next((n.name for n in self._names_of(header) if n.kind == "engine"), None) if header else None) \
             or next((n.name for n in self._names_of(row_text) if n.kind == "engine"), None) \
-            or next((n.name for n in names if n.kind == "engine"), None) or ctx["engine"] or self.doc_engine()
+            or next((n.name for n in names if n.kind == "engine"), None)
+        if engine is None and not self._has_engine_column(table):
+            # a table whose rows name their software in a column of their own ("| Software |
+            # TensorRT 10.11 |") says each row's engine there: no document's engine for it
+            engine = ctx["engine"] or self.doc_engine()
         dtype = next((n.name for n in names if n.kind == "dtype"), None)
         hit = self._row_cache[key] = (model, hw, engine, dtype)
         return hit
