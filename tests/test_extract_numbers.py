@@ -229,7 +229,7 @@ def test_emphasis_after_a_ratio_is_no_multiplication(text, found):
 
 def test_rows_with_a_software_column_take_no_engine_from_the_document():
     text = ("# vLLM on MI300X\n\nvLLM serves Llama 2 70B fast. vLLM is tuned here. vLLM wins. vLLM rocks. "
-            "vLLM again.\n\n| System | Software | Tokens/s |\n| --- | --- | --- |\n"
+            "vLLM again.\n\n## Results\n\n| System | Software | Tokens/s |\n| --- | --- | --- |\n"
             "| A | TensorRT 10.11 | 52,061.6 |\n| B | vLLM 0.9 | 46,016.5 |\n")
     got = {c.value: c.engine for c in _md(text) if c.family == "token_throughput"}
     assert got == {52061.6: None, 46016.5: "vLLM"}
