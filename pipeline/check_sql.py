@@ -64,7 +64,7 @@ from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation
                                 same_setting, model_key, norm, scope_key,
                                 token_kind_key)
 from pipeline.model import Claim
-from pipeline.record import _DOC_COLS, INERT_STANCES, DocInfo, Record, _date
+from pipeline.record import _DOC_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record, _date
 from pipeline.words import hw_key
 from pipeline.store import CLAIM_COLUMNS, Store
 
@@ -78,6 +78,9 @@ _ORDER = '_pub IS NULL, _pub, _path, "start", doc_id, "end", id'   # Checker.pri
 _COMPARATORS = ("=", "~", ">", ">=", "<", "<=")
 _ACTIVE = ("(c.stance IS NULL OR c.stance NOT IN ("
            + ", ".join(f"'{s}'" for s in sorted(INERT_STANCES)) + "))")
+# the figures a verdict may rest on (``Checker.primaries``)
+_CHECKED = ("(c.stance IS NULL OR c.stance NOT IN ("
+            + ", ".join(f"'{s}'" for s in sorted(UNCHECKED_STANCES)) + "))")
 REL_TOL = 1e-11        # |margin| below this (relative) is left to Python
 STRICT = False         # tests: an SQL answer Python contradicts raises instead of falling back
 
@@ -419,7 +422,7 @@ class _Ctx:
         ctes.append(f"base AS (SELECT {_NARROW}, d.published AS _pub, d.path AS _path, "
                     f"({subj}) AS _subj FROM claims c "
                     f"JOIN documents d ON d.id = c.doc_id WHERE {where} AND {primary} "
-                    f"AND {_ACTIVE})")
+                    f"AND {_CHECKED})")
         # the figure states the claim's number (``check._point_matches``): it settles a
         # denominator, and (from 10 up) marks a metric mismatch
         same = _cons_layers("_cs", _witness_fig(f), WITNESS)

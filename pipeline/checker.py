@@ -40,7 +40,7 @@ from pipeline.link.keys import (COMPARED_FAMILIES, basis_key, comparison_differs
                                 model_key, norm, same_setting,
                                 scope_key, token_kind_key)
 from pipeline.model import Claim, Document
-from pipeline.record import Record
+from pipeline.record import UNCHECKED_STANCES, Record
 from pipeline.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, comparison_text,
                                    conditions, describe,
                                    figure_text, fmt_number, money_label,
@@ -420,7 +420,8 @@ class Checker:
 
     def __init__(self, record: Record) -> None:
         self.record = record
-        self.primaries = sorted(record.primary_claims(),
+        self.primaries = sorted((c for c in record.primary_claims()
+                                 if (c.stance or "asserted") not in UNCHECKED_STANCES),
                                 key=lambda c: (record.doc(c).order_key(), c.start))
         self._labels: dict[str, str | None] = {}
 

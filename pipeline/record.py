@@ -19,6 +19,9 @@ from pipeline.model import Claim, Link
 from pipeline.store import CLAIM_COLUMNS, Store
 
 INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})
+# what a document relays of another party's claim ("the DeepSpeed team ... claiming 2x") is
+# that party's claim, not the document's measurement: never evidence for a verdict
+UNCHECKED_STANCES = INERT_STANCES | {"reported"}
 ROLE_ORDER = {"primary": 0, "unknown": 1, "secondary": 2}
 
 

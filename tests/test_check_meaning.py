@@ -127,3 +127,13 @@ def test_a_ratio_of_an_unknown_quantity_is_not_met_by_a_bare_ratio(db):
 def test_a_change_stated_the_other_way_is_contradicted(db, headline):
     v = check(headline, db)
     assert v.verdict == "contradicted", v.explanation
+
+
+def test_a_relayed_claim_is_no_evidence(primary_db):
+    db = primary_db("relay.md", "# vLLM notes\n\nThe DeepSpeed-FastGen team recently published a post "
+                    "claiming 2x throughput improvement over vLLM on LLaMA-7B.\n\nIn our tests on "
+                    "LLaMA-7B, vLLM is up to 1.8x faster than DeepSpeed-FastGen.\n")
+    v = check("DeepSpeed-FastGen runs LLaMA-7B up to 1.8x faster than vLLM.", db)
+    assert v.verdict != "supported", v.explanation
+    v = check("vLLM runs LLaMA-7B up to 1.8x faster than DeepSpeed-FastGen.", db)
+    assert v.verdict == "supported", v.explanation

@@ -44,6 +44,11 @@ def _claim_id(doc_id: str, start: int, end: int) -> str:
 MIN_PRINTED_METRICS = 3
 
 
+# figures of a run (rates, times, their ratios) take the one model or hardware a document
+# names; a device's own specification (memory, bandwidth, power) does not
+SOLE_SUBJECT_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency", "ratio", "percent"})
+
+
 class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     """One document's extraction: shared state (text, segments, tables, name caches) and
     the assembly of each figure's conditions and stance."""
@@ -76,6 +81,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self._one_cache: dict[int, int] = {}
+        self._sole: dict | None = None
         self.typer = HeaderTyper(vocab, self._header_unit)
         self.tables = TableIndex(prepare_tables(
             doc.tables if doc.tables is not None else find_tables(self.text), self.typer))
@@ -284,6 +290,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                     model = self._section_subject(p_start, "model")
             if model is None and self.title_subject["model"]:
                 model = self.title_subject["model"]
+            if model is None and claim.family in SOLE_SUBJECT_FAMILIES:
+                model = self.sole_subject("model")
             claim.inherited = model is not None
         claim.model = model
         hw = self._hardware_in(s_start, s_end, c.start, c.after_unit, c)
@@ -291,6 +299,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             if not self._names_other_subject(s_start, s_end):
                 hw = self._hardware_in(p_start, s_start, s_start, s_start) or self._section_subject(p_start, "hardware")
             hw = hw or self.title_subject["hardware"]
+            if hw is None and claim.family in SOLE_SUBJECT_FAMILIES:
+                hw = self.sole_subject("hardware")
             if hw is not None:
                 claim.inherited = True
         if hw is not None:
@@ -510,6 +520,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                     count = val
                 elif getattr(claim, key, None) is None:
                     setattr(claim, key, val)
+        if claim.family in SOLE_SUBJECT_FAMILIES:
+            if model is None:
+                model = self.sole_subject("model")
+            if hw is None and count is None:
+                hw = self.sole_subject("hardware")
         claim.model = model
         if hw is not None:
             claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count

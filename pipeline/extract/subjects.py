@@ -41,6 +41,20 @@ class SubjectFinder:
         return {"model": self.v.canonical_model(model) if model else None, "hardware": hw[0] if hw else None,
                 "engine": engines[0] if len(set(engines)) == 1 else None}
 
+    def sole_subject(self, kind: str):
+        """The one model (``kind`` "model") or hardware configuration ("hardware") a document
+        names in its first ``DOMINANT_REACH`` characters, when it names exactly one: a
+        write-up of one case study ("Llama-3.3-70B on 4 H100s") measures every figure on it,
+        though the tables sections later name neither. Worked out on first use."""
+        if self._sole is None:
+            text = self.text[:DOMINANT_REACH]
+            names = find_names(text, self.v)
+            models = {self.v.canonical_model(n.name) for n in names if n.kind == "model"}
+            hws = cond.hardware_mentions(text, names, 0, len(text))
+            self._sole = {"model": next(iter(models)) if len(models) == 1 else None,
+                          "hardware": hws[0] if len({(h.accelerator, h.count) for h in hws}) == 1 else None}
+        return self._sole[kind]
+
     def doc_engine(self) -> str | None:
         """The engine the document is about: named in its title, opening, publisher or
         address, else the one it names throughout (worked out on first use: most
