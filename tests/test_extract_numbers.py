@@ -233,3 +233,18 @@ def test_rows_with_a_software_column_take_no_engine_from_the_document():
             "| A | TensorRT 10.11 | 52,061.6 |\n| B | vLLM 0.9 | 46,016.5 |\n")
     got = {c.value: c.engine for c in _md(text) if c.family == "token_throughput"}
     assert got == {52061.6: None, 46016.5: "vLLM"}
+
+
+@pytest.mark.parametrize("intro, model, hardware", [
+    ("Our case study is Llama-3.3-70B on 4 H100s.", "Llama-3.3-70B", "4 x H100"),
+    ("We compare Llama-3.3-70B and Qwen2.5-72B on 4 H100s and 8 A100s.", None, None),
+])
+def test_figures_of_a_run_take_the_one_model_and_hardware_a_document_names(intro, model, hardware):
+    text = (f"# Tuning notes\n\n{intro}\n\n## Batch size\n\nSome words.\n\n### Results\n\n"
+            "| Metric | Run A | Run B |\n| --- | --- | --- |\n"
+            "| Token Throughput (tokens/sec) | 1564.3 | 2474.2 |\n"
+            "| Request Throughput (req/sec) | 0.76 | 1.20 |\n\n"
+            "Each GPU has 80 GB of memory.\n")
+    got = {c.value: c for c in _md(text)}
+    assert (got[1564.3].model, got[1564.3].hardware) == (model, hardware)
+    assert got[80e9].model is None      # a device's specification is no run on the model
