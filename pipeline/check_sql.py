@@ -290,6 +290,7 @@ class _Ctx:
         self.mode = "check"
         self.cross_needed = f.family in COUNT_FAMILIES and abs(f.value) >= MISMATCH_MIN_VALUE
         self._profiled = False
+        self._table: str | None = None
 
     # --- what the family holds, classified by the Python key functions ------------------
     def _profile(self) -> None:
@@ -723,6 +724,31 @@ class _Ctx:
         raise KeyError(name)
 
     # --- fetching ------------------------------------------------------------------------
+    # the columns of cand that ``select`` and the predicates (PRED) read
+    KEPT = ("_rid", "id", "doc_id", "model", "value", "scope", "_pub", "_path", "start", "end",
+            "_exact", "_meets", "_refutes", "_same", "_point", "_sc", "_open0", "_diff0",
+            "_open", "_diff", "o_model", "d_model", "o_size", "d_size", "d_hw", "d_eng",
+            "d_conc", "d_stat", "o_label", "d_label")
+
+    def cand_table(self) -> str:
+        """A temporary table of every candidate's columns, computed once for this query's
+        ``select`` calls. Planning the candidate relation (a few hundred expressions) costs
+        DuckDB more than running it on a family of thousands of figures, and a check asks
+        2-4 times; the early filters of ``relation`` only drop rows whose flags are all
+        FALSE, which ``select`` drops anyway, so the answers are the same. The table holds
+        the family's candidates (a few narrow columns each) until ``SqlChecker.check``
+        returns."""
+        if self._table is None:
+            p = _Params()
+            rel = self.relation(p, early=False)
+            name = f"_check_cand_{len(self.chk._tables)}"
+            cols = ", ".join(f'"{c}"' for c in self.KEPT)
+            self.chk.store.con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {rel}\n"
+                                       f"SELECT {cols} FROM cand", p.values)
+            self.chk._tables.append(name)
+            self._table = name
+        return self._table
+
     def select(self, specs: list[tuple]) -> list[tuple]:
         """One query for several asks, each (kind, predicate, arg, partition):
 
@@ -735,7 +761,6 @@ class _Ctx:
         and for each, every NULL figure (that could be or beat those). Rows are
         (rowid, id, doc_id, model, flag per ask..., TRUE count per ask...)."""
         p = _Params()
-        rel = self.relation(p, sorted({sp[1] for sp in specs}))
         f = self.f
         flags, wins, keeps = [], [], []
         aggs: dict[str | None, list[str]] = {None: []}   # per partition (DuckDB's windowed
@@ -778,14 +803,14 @@ class _Ctx:
         n = len(specs)
         any_ = " OR ".join(f"_f{i} IS NOT FALSE" for i in range(n))
         ctes = [f"t AS (SELECT _rid, id, doc_id, model, value, scope, _pub, _path, \"start\", "
-                f"\"end\", {', '.join(flags)} FROM cand WHERE {any_})",
+                f"\"end\", {', '.join(flags)} FROM {self.cand_table()} WHERE {any_})",
                 f"a0 AS (SELECT {', '.join(aggs[None])} FROM t)"]
         joins = " CROSS JOIN a0"
         for j, (part, cols) in enumerate((k, v) for k, v in aggs.items() if k is not None):
             ctes.append(f"a{j + 1} AS (SELECT {part} AS _p, {', '.join(cols)} FROM t GROUP BY {part})")
             joins += f" LEFT JOIN a{j + 1} ON a{j + 1}._p IS NOT DISTINCT FROM t.{part}"
         win = (", " + ", ".join(wins)) if wins else ""
-        sql = (f"{rel},\n" + ",\n".join(ctes) + ",\n"
+        sql = ("WITH " + ",\n".join(ctes) + ",\n"
                f"u AS (SELECT *{win} FROM t{joins})\n"
                f"SELECT _rid, id, doc_id, model, {', '.join(f'_f{i}' for i in range(n))}, "
                f"{', '.join(f'_n{i}' for i in range(n))} FROM u WHERE "
@@ -929,7 +954,16 @@ class SqlChecker(Checker):
         self._param_models: list[str] | None = None
         self.extra_primary: set[str] = set()
         self._roles: dict[str, tuple[str, str]] = {}
+        self._tables: list[str] = []     # temporary tables of candidates (_Ctx.cand_table)
         self._infer_roles()
+
+    def check(self, q: Query) -> Verdict:
+        try:
+            return super().check(q)
+        finally:
+            for name in self._tables:
+                self.store.con.execute(f"DROP TABLE IF EXISTS {name}")
+            self._tables.clear()
 
     # --- documents whose role was never set: inferred as Record.load does -------------
     def _infer_roles(self) -> None:
