@@ -1135,26 +1135,28 @@ def _query_ok(q: Query) -> bool:
 LOAD_BELOW = 3000   # claims in the families read: below this, loading them all is faster
 
 
-def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW) -> Verdict:
+def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
+                loaded=check_loaded) -> Verdict:
     """Check a read claim against the warehouse, choosing its candidate figures in SQL.
 
     A warehouse holding fewer than ``load_below`` claims of the families concerned is
     compared whole in Python (``check_loaded``: a few thousand claims take less time than
-    planning the queries); the answer is the same either way."""
+    planning the queries); the answer is the same either way. ``loaded(q, store)`` gives
+    ``check_loaded``'s answer (`claims serve` passes one that keeps the loaded figures)."""
     if q.figure is None or not _query_ok(q):
-        return check_loaded(q, store)
+        return loaded(q, store)
     if load_below > 0:
         _, rows = store.query("SELECT count(*) FROM claims WHERE list_contains("
                               "CAST($f AS VARCHAR[]), family)", {"f": sorted(loaded_families(q))})
         if rows[0][0] < load_below:
-            return check_loaded(q, store)
+            return loaded(q, store)
     chk = SqlChecker(store)
     try:
         return chk.check(q)
     except (Unsound, _Fallback):
         if STRICT:
             raise
-        return check_loaded(q, store)
+        return loaded(q, store)
 
 
 class _Fallback(Exception):

@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Route
 
 from pipeline.serve import queries
+from pipeline.serve.checking import LoadedChecks
 from pipeline.serve.text import segments, split_quote
 from pipeline.store import Store, StoreError
 
@@ -77,6 +78,7 @@ class Server:
         self.store = Store.open(settings.db, read_only=True)
         self.lock = threading.Lock()
         self.env = _environment()
+        self.checks = LoadedChecks()     # figures kept for checks compared in Python
 
     @contextlib.contextmanager
     def cursor(self) -> Iterator[Store]:
@@ -152,7 +154,7 @@ class Server:
         claim_id = request.path_params["claim_id"]
         with self.cursor() as cur:
             try:
-                t = trace_of(cur, claim_id)
+                t = trace_of(cur, claim_id, loaded=self.checks)
             except TraceError as exc:
                 return self.error(404, str(exc))
             linked = cur.con.execute("SELECT count(*) FROM links").fetchone()[0] > 0
@@ -222,7 +224,7 @@ class Server:
             # on this server's connection: a second one to the same file in one process
             # would clash with its locked settings
             with self.cursor() as cur:
-                verdict = check(text, store=cur)
+                verdict = check(text, store=cur, loaded=self.checks)
         return self.page("check.html", text=text, v=verdict, nav="check")
 
     # --- sql ----------------------------------------------------------------------------
