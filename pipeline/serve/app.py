@@ -79,6 +79,15 @@ class Server:
         self.lock = threading.Lock()
         self.env = _environment()
         self.checks = LoadedChecks()     # figures kept for checks compared in Python
+        threading.Thread(target=self._preload, name="claims-serve-preload", daemon=True).start()
+
+    def _preload(self) -> None:
+        """Load the figures ``checks`` keeps while the first pages are asked for."""
+        try:
+            with self.cursor() as cur:
+                self.checks.preload(cur)
+        except Exception:      # the server closed meanwhile; checks then load as they go
+            pass
 
     @contextlib.contextmanager
     def cursor(self) -> Iterator[Store]:

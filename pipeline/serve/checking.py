@@ -11,9 +11,11 @@ server's life: ``LoadedChecks`` keeps them.
 
 What is kept, and how big it gets: one ``Record`` of the families asked so far (the claims,
 without document texts) and the ``Checker`` over it, never more than ``budget`` claims
-(``MAX_KEPT_CLAIMS``, about 4 KB each in memory: ~80 MB at most). A family set that would
-take the record past the budget replaces it; one larger than the budget alone is loaded
-per request, as `claims check` does, and not kept. The answers are ``check_loaded``'s: a
+(``MAX_KEPT_CLAIMS``, about 5 KB each in memory: ~100 MB at most). When the server
+starts, a thread loads the families checked in Python first, then others while they fit
+(``preload``); a family that would take the record past the budget is loaded per request,
+as `claims check` does, and not kept (nothing kept is ever dropped, so no two families
+take turns being loaded). The answers are ``check_loaded``'s: a
 ``Checker`` reads only the figures of the query's own families (``_candidates`` picks the
 family, ``_cross_family`` the count families, ``params_of`` the parameters claims, all in
 ``loaded_families``), so the other families in the record change nothing, and
@@ -24,7 +26,10 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 
-from pipeline.checker import Checker, Query, Verdict, _unit_key, check_loaded, loaded_families
+from pipeline.check_sql import LOAD_BELOW
+from pipeline.checker import (ACHIEVED_FAMILIES, Checker, Query, Verdict, _unit_key, check_loaded,
+                              loaded_families)
+from pipeline.link.keys import COMPARED_FAMILIES
 from pipeline.model import Claim
 from pipeline.record import Record
 from pipeline.store import Store
@@ -63,23 +68,54 @@ class LoadedChecks:
     def __call__(self, q: Query, store: Store) -> Verdict:
         want = frozenset(loaded_families(q))
         with self.lock:
-            if self.checker is None or not want <= self.families:
-                families = self._fit(want | self.families, want, store)
-                if families is None:
-                    return check_loaded(q, store)
-                self.checker = None              # the old record goes before the new loads
-                record = Record.load(store, families=families, with_links=False,
-                                     with_text=False)
-                self.checker, self.families = IndexedChecker(record), families
+            if not want <= self.families:
+                sizes = _family_sizes(store)
+                if sum(sizes.get(f, 0) for f in want | self.families) > self.budget:
+                    return check_loaded(q, store)     # not kept: as `claims check` does
+                self._grow(want | self.families, store)
+            assert self.checker is not None
             return self.checker.check(q)
 
-    def _fit(self, union: frozenset[str], want: frozenset[str],
-             store: Store) -> frozenset[str] | None:
-        """The families to keep: all asked so far if they fit the budget, else the ones
-        this query needs if they do, else None (not kept)."""
-        for families in (union, want):
-            _, rows = store.query("SELECT count(*) FROM claims WHERE list_contains("
-                                  "CAST($f AS VARCHAR[]), family)", {"f": sorted(families)})
-            if rows[0][0] <= self.budget:
-                return families
-        return None
+    def preload(self, store: Store) -> None:
+        """Load, within the budget, the families ``check_query`` always compares in Python
+        (comparisons, achieved figures, parameter counts, families too small for SQL to
+        pay), then the others, smallest first: the first pages need not wait for them."""
+        with self.lock:
+            sizes = _family_sizes(store)
+            python = COMPARED_FAMILIES | ACHIEVED_FAMILIES | {"parameters"}
+            groups = {f: loaded_families(Query(text="", figure=_probe(f))) for f in sizes}
+
+            def rank(f: str) -> tuple:
+                tier = 0 if f in python else 1 if sizes[f] < LOAD_BELOW else 2
+                return (tier, sum(sizes.get(g, 0) for g in groups[f]), f)
+
+            families = set(self.families)
+            for fam in sorted(sizes, key=rank):
+                more = families | groups[fam]
+                if sum(sizes.get(f, 0) for f in more) <= self.budget:
+                    families = more
+            if families - self.families:
+                self._grow(frozenset(families), store)
+
+    def _grow(self, families: frozenset[str], store: Store) -> None:
+        """Load the families not held yet and merge them in, in ``Record.load``'s order."""
+        new = Record.load(store, families=families - self.families, with_links=False,
+                          with_text=False)
+        if self.checker is not None:
+            old = self.checker.record
+            claims = list(old.claims.values()) + [c for k, c in new.claims.items()
+                                                  if k not in old.claims]
+            claims.sort(key=lambda c: (c.doc_id, c.start, c.end, c.id))
+            new.claims = {c.id: c for c in claims}
+            new.findings = {**old.findings, **new.findings}
+        self.checker, self.families = IndexedChecker(new), families
+
+
+def _probe(family: str) -> Claim:
+    return Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0, family=family,
+                 unit="")
+
+
+def _family_sizes(store: Store) -> dict[str, int]:
+    _, rows = store.query("SELECT family, count(*) FROM claims GROUP BY family")
+    return {f: n for f, n in rows}
