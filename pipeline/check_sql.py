@@ -749,7 +749,7 @@ class _Ctx:
             self._table = name
         return self._table
 
-    def select(self, specs: list[tuple]) -> list[tuple]:
+    def select(self, specs: list[tuple], shared: bool = True) -> list[tuple]:
         """One query for several asks, each (kind, predicate, arg, partition):
 
         * ("first", name, k, part): the first k TRUE figures in Checker's order (per part;
@@ -759,9 +759,14 @@ class _Ctx:
         * ("two", name, None, None): TRUE figures of two different named models;
 
         and for each, every NULL figure (that could be or beat those). Rows are
-        (rowid, id, doc_id, model, flag per ask..., TRUE count per ask...)."""
+        (rowid, id, doc_id, model, flag per ask..., TRUE count per ask...). With
+        ``shared`` the figures are read from ``cand_table`` (for a query that asks again),
+        else from the relation narrowed to what these asks can accept."""
         p = _Params()
         f = self.f
+        rel, source = "WITH ", self.cand_table() if shared else "cand"
+        if not shared:
+            rel = self.relation(p, sorted({sp[1] for sp in specs})) + ",\n"
         flags, wins, keeps = [], [], []
         aggs: dict[str | None, list[str]] = {None: []}   # per partition (DuckDB's windowed
         for i, (kind, name, arg, part) in enumerate(specs):   # FILTER aggregates are slow)
@@ -803,14 +808,14 @@ class _Ctx:
         n = len(specs)
         any_ = " OR ".join(f"_f{i} IS NOT FALSE" for i in range(n))
         ctes = [f"t AS (SELECT _rid, id, doc_id, model, value, scope, _pub, _path, \"start\", "
-                f"\"end\", {', '.join(flags)} FROM {self.cand_table()} WHERE {any_})",
+                f"\"end\", {', '.join(flags)} FROM {source} WHERE {any_})",
                 f"a0 AS (SELECT {', '.join(aggs[None])} FROM t)"]
         joins = " CROSS JOIN a0"
         for j, (part, cols) in enumerate((k, v) for k, v in aggs.items() if k is not None):
             ctes.append(f"a{j + 1} AS (SELECT {part} AS _p, {', '.join(cols)} FROM t GROUP BY {part})")
             joins += f" LEFT JOIN a{j + 1} ON a{j + 1}._p IS NOT DISTINCT FROM t.{part}"
         win = (", " + ", ".join(wins)) if wins else ""
-        sql = ("WITH " + ",\n".join(ctes) + ",\n"
+        sql = (rel + ",\n".join(ctes) + ",\n"
                f"u AS (SELECT *{win} FROM t{joins})\n"
                f"SELECT _rid, id, doc_id, model, {', '.join(f'_f{i}' for i in range(n))}, "
                f"{', '.join(f'_n{i}' for i in range(n))} FROM u WHERE "
@@ -921,7 +926,8 @@ class _Ctx:
             asks += [("first", "settle", MAX_EVIDENCE, None), ("first", "settle", 4, "scope")]
         # Checker fills its dict per denominator in walking order, then keeps the highest
         asks += [("first", "by_scope", 1, "scope"), ("best", "by_scope", "max", "scope")]
-        self.resolve([self._ask(*asks)] + self._cross_batch())
+        # one query: read from the relation narrowed to these asks, not a shared table
+        self.resolve([(self.select(asks, shared=False), asks)] + self._cross_batch())
 
     def _cross_batch(self) -> list[tuple[list[tuple], list[tuple]]]:
         """The same number in another count family (read with the step that needs it)."""
@@ -942,12 +948,31 @@ class _Ctx:
         return self.chk.in_order([self.chk.record.claims[i] for i in self.cross_rows])
 
 
+class _Asked:
+    """The store, answering a query asked again during one check from the first answer: a
+    claim without a denominator is checked again with the one a figure settles, and both
+    read the same profile of the family and the same figures in other count families."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.answers: dict[tuple[str, str], tuple[list[str], list[tuple]]] = {}
+
+    def query(self, sql: str, params=None) -> tuple[list[str], list[tuple]]:
+        key = (sql, repr(params))
+        if key not in self.answers:
+            self.answers[key] = self.store.query(sql, params)
+        return self.answers[key]
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
+
+
 class SqlChecker(Checker):
     """``Checker`` over the warehouse: the figures it compares are chosen in SQL."""
 
     def __init__(self, store: Store) -> None:
         super().__init__(_Partial(db_path=str(store.path)))
-        self.store = store
+        self.store = _Asked(store)
         self._stack: list[_Ctx] = []
         self._pairs: set[tuple[str, str]] = set()     # parameters claims fetched for
         self._keys: set[str] = set()
@@ -964,6 +989,7 @@ class SqlChecker(Checker):
             for name in self._tables:
                 self.store.con.execute(f"DROP TABLE IF EXISTS {name}")
             self._tables.clear()
+            self.store.answers.clear()
 
     # --- documents whose role was never set: inferred as Record.load does -------------
     def _infer_roles(self) -> None:
