@@ -951,16 +951,25 @@ class _Ctx:
 class _Asked:
     """The store, answering a query asked again during one check from the first answer: a
     claim without a denominator is checked again with the one a figure settles, and both
-    read the same profile of the family and the same figures in other count families."""
+    read the same profile of the family and the same figures in other count families.
+    ``kept`` (`claims serve`, whose warehouse cannot change while it runs) keeps answers
+    across checks: anything with ``get(key)`` and ``put(key, answer)``; queries of the
+    check's own temporary tables are never kept there."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, kept=None) -> None:
+        self.store, self.kept = store, kept
         self.answers: dict[tuple[str, str], tuple[list[str], list[tuple]]] = {}
 
     def query(self, sql: str, params=None) -> tuple[list[str], list[tuple]]:
         key = (sql, repr(params))
         if key not in self.answers:
-            self.answers[key] = self.store.query(sql, params)
+            shared = self.kept is not None and "_check_cand_" not in sql
+            got = self.kept.get(key) if shared else None
+            if got is None:
+                got = self.store.query(sql, params)
+                if shared:
+                    self.kept.put(key, got)
+            self.answers[key] = got
         return self.answers[key]
 
     def __getattr__(self, name: str):
@@ -970,9 +979,9 @@ class _Asked:
 class SqlChecker(Checker):
     """``Checker`` over the warehouse: the figures it compares are chosen in SQL."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, kept=None) -> None:
         super().__init__(_Partial(db_path=str(store.path)))
-        self.store = _Asked(store)
+        self.store = _Asked(store, kept)
         self._stack: list[_Ctx] = []
         self._pairs: set[tuple[str, str]] = set()     # parameters claims fetched for
         self._keys: set[str] = set()
@@ -1162,13 +1171,14 @@ LOAD_BELOW = 3000   # claims in the families read: below this, loading them all 
 
 
 def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
-                loaded=check_loaded) -> Verdict:
+                loaded=check_loaded, kept=None) -> Verdict:
     """Check a read claim against the warehouse, choosing its candidate figures in SQL.
 
     A warehouse holding fewer than ``load_below`` claims of the families concerned is
     compared whole in Python (``check_loaded``: a few thousand claims take less time than
     planning the queries); the answer is the same either way. ``loaded(q, store)`` gives
-    ``check_loaded``'s answer (`claims serve` passes one that keeps the loaded figures)."""
+    ``check_loaded``'s answer (`claims serve` passes one that keeps the loaded figures, and
+    ``kept``, answers of queries kept across checks: ``_Asked``)."""
     if q.figure is None or not _query_ok(q):
         return loaded(q, store)
     if load_below > 0:
@@ -1176,7 +1186,7 @@ def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
                               "CAST($f AS VARCHAR[]), family)", {"f": sorted(loaded_families(q))})
         if rows[0][0] < load_below:
             return loaded(q, store)
-    chk = SqlChecker(store)
+    chk = SqlChecker(store, kept)
     try:
         return chk.check(q)
     except (Unsound, _Fallback):

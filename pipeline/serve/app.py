@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Route
 
 from pipeline.serve import queries
-from pipeline.serve.checking import LoadedChecks
+from pipeline.serve.checking import KeptAnswers, LoadedChecks
 from pipeline.serve.text import segments, split_quote
 from pipeline.store import Store, StoreError
 
@@ -79,6 +79,7 @@ class Server:
         self.lock = threading.Lock()
         self.env = _environment()
         self.checks = LoadedChecks()     # figures kept for checks compared in Python
+        self.answers = KeptAnswers()     # answers of the SQL checker's queries
         threading.Thread(target=self._preload, name="claims-serve-preload", daemon=True).start()
 
     def _preload(self) -> None:
@@ -163,7 +164,7 @@ class Server:
         claim_id = request.path_params["claim_id"]
         with self.cursor() as cur:
             try:
-                t = trace_of(cur, claim_id, loaded=self.checks)
+                t = trace_of(cur, claim_id, loaded=self.checks, kept=self.answers)
             except TraceError as exc:
                 return self.error(404, str(exc))
             linked = cur.con.execute("SELECT count(*) FROM links").fetchone()[0] > 0
@@ -233,7 +234,7 @@ class Server:
             # on this server's connection: a second one to the same file in one process
             # would clash with its locked settings
             with self.cursor() as cur:
-                verdict = check(text, store=cur, loaded=self.checks)
+                verdict = check(text, store=cur, loaded=self.checks, kept=self.answers)
         return self.page("check.html", text=text, v=verdict, nav="check")
 
     # --- sql ----------------------------------------------------------------------------

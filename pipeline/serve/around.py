@@ -19,7 +19,7 @@ chosen in SQL (``check_query``, as `claims check` does) instead of all loaded.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from pipeline.check import Query, Verdict, check_loaded
 from pipeline.model import Claim, Link
@@ -106,16 +106,17 @@ class WarehouseChecker:
     record: Record
     store: Store
     loaded: Callable[[Query, Store], Verdict] = check_loaded
+    kept: Any = None
 
     def check(self, q: Query) -> Verdict:
         from pipeline.check_sql import check_query
 
-        return check_query(q, self.store, loaded=self.loaded)
+        return check_query(q, self.store, loaded=self.loaded, kept=self.kept)
 
 
 def trace_of(store: Store, claim_id: str,
-             loaded: Callable[[Query, Store], Verdict] = check_loaded) -> Trace:
+             loaded: Callable[[Query, Store], Verdict] = check_loaded, kept: Any = None) -> Trace:
     """``pipeline.trace.trace`` of one claim over the part of the record it reads
-    (``loaded``: what answers the checks ``check_query`` compares in Python)."""
+    (``loaded`` and ``kept``: what `claims serve` keeps for checks, ``check_query``)."""
     cid, rec = record_around(store, claim_id)
-    return trace(cid, rec, checker=WarehouseChecker(rec, store, loaded))
+    return trace(cid, rec, checker=WarehouseChecker(rec, store, loaded, kept))

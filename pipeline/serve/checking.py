@@ -24,7 +24,7 @@ family, ``_cross_family`` the count families, ``params_of`` the parameters claim
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 
 from pipeline.check_sql import LOAD_BELOW
 from pipeline.checker import (ACHIEVED_FAMILIES, Checker, Query, Verdict, _unit_key, check_loaded,
@@ -35,6 +35,8 @@ from pipeline.record import Record
 from pipeline.store import Store
 
 MAX_KEPT_CLAIMS = 20_000
+MAX_KEPT_ANSWERS = 256       # answers of the SQL checker's queries kept (KeptAnswers)
+MAX_ANSWER_ROWS = 1000       # an answer with more rows is not kept
 
 
 class IndexedChecker(Checker):
@@ -109,6 +111,34 @@ class LoadedChecks:
             new.claims = {c.id: c for c in claims}
             new.findings = {**old.findings, **new.findings}
         self.checker, self.families = IndexedChecker(new), families
+
+
+class KeptAnswers:
+    """Answers of the SQL checker's queries kept across checks (``check_sql._Asked``): the
+    profile of a family's names, its models, the figures read in full. The same query on
+    the same read-only warehouse has the same answer. The least recently used goes first:
+    at most ``size`` answers of at most ``rows`` rows each (a few MB at most)."""
+
+    def __init__(self, size: int = MAX_KEPT_ANSWERS, rows: int = MAX_ANSWER_ROWS) -> None:
+        self.size, self.rows = size, rows
+        self.lock = threading.Lock()
+        self.answers: OrderedDict[tuple, tuple] = OrderedDict()
+
+    def get(self, key: tuple) -> tuple | None:
+        with self.lock:
+            got = self.answers.get(key)
+            if got is not None:
+                self.answers.move_to_end(key)
+            return got
+
+    def put(self, key: tuple, answer: tuple) -> None:
+        if len(answer[1]) > self.rows:
+            return
+        with self.lock:
+            self.answers[key] = answer
+            self.answers.move_to_end(key)
+            while len(self.answers) > self.size:
+                self.answers.popitem(last=False)
 
 
 def _probe(family: str) -> Claim:
