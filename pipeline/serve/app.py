@@ -80,15 +80,21 @@ class Server:
         self.env = _environment()
         self.checks = LoadedChecks()     # figures kept for checks compared in Python
         self.answers = KeptAnswers()     # answers of the SQL checker's queries
-        threading.Thread(target=self._preload, name="claims-serve-preload", daemon=True).start()
+        self._preloading: Store | None = None
+        self._preloader = threading.Thread(target=self._preload, name="claims-serve-preload",
+                                           daemon=True)
+        self._preloader.start()
 
     def _preload(self) -> None:
         """Load the figures ``checks`` keeps while the first pages are asked for."""
         try:
             with self.cursor() as cur:
+                self._preloading = cur
                 self.checks.preload(cur)
-        except Exception:      # the server closed meanwhile; checks then load as they go
+        except Exception:      # stopped by close(); checks then load as they go
             pass
+        finally:
+            self._preloading = None
 
     @contextlib.contextmanager
     def cursor(self) -> Iterator[Store]:
@@ -100,6 +106,13 @@ class Server:
             cur.con.close()
 
     def close(self) -> None:
+        """Stop the preload (DuckDB refuses to close a database a cursor is reading), then
+        close the warehouse."""
+        cur = self._preloading
+        if cur is not None:
+            with contextlib.suppress(Exception):
+                cur.con.interrupt()
+        self._preloader.join()
         self.store.close()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
