@@ -12,15 +12,17 @@ from pipeline.store import Store
 __all__ = ["VERDICTS", "Checker", "Query", "Verdict", "check_loaded", "check_text", "format_verdict", "judge_stored", "query_from_claim", "read_claim", "loaded_families", "name_pattern", "fold_name", "states_settings", "names_subject", "size_condition", "check"]
 
 
-def check(text: str, db: str | None = None, store=None) -> Verdict:
+def check(text: str, db: str | None = None, store=None, loaded=check_loaded,
+          kept=None) -> Verdict:
     """Check a plain-words claim against the warehouse (opened read-only), or against
-    ``store``, a connection already open on it (`claims serve`).
+    ``store``, a connection already open on it (`claims serve`, which also passes what it
+    keeps for checks: ``loaded`` and ``kept``, see ``check_query``).
 
     The candidate figures are chosen in SQL (check_sql.py); the verdict is the one
     ``check_loaded`` gives, which compares every primary figure of the family in Python.
     """
     q = read_claim(text)
     if store is not None:
-        return check_query(q, store)
+        return check_query(q, store, loaded=loaded, kept=kept)
     with Store.open(db, read_only=True) as store:
-        return check_query(q, store)
+        return check_query(q, store, loaded=loaded, kept=kept)

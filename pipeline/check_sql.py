@@ -293,6 +293,7 @@ class _Ctx:
         self.mode = "check"
         self.cross_needed = f.family in COUNT_FAMILIES and abs(f.value) >= MISMATCH_MIN_VALUE
         self._profiled = False
+        self._table: str | None = None
 
     # --- what the family holds, classified by the Python key functions ------------------
     def _profile(self) -> None:
@@ -726,7 +727,32 @@ class _Ctx:
         raise KeyError(name)
 
     # --- fetching ------------------------------------------------------------------------
-    def select(self, specs: list[tuple]) -> list[tuple]:
+    # the columns of cand that ``select`` and the predicates (PRED) read
+    KEPT = ("_rid", "id", "doc_id", "model", "value", "scope", "_pub", "_path", "start", "end",
+            "_exact", "_meets", "_refutes", "_same", "_point", "_sc", "_open0", "_diff0",
+            "_open", "_diff", "o_model", "d_model", "o_size", "d_size", "d_hw", "d_eng",
+            "d_conc", "d_stat", "o_label", "d_label")
+
+    def cand_table(self) -> str:
+        """A temporary table of every candidate's columns, computed once for this query's
+        ``select`` calls. Planning the candidate relation (a few hundred expressions) costs
+        DuckDB more than running it on a family of thousands of figures, and a check asks
+        2-4 times; the early filters of ``relation`` only drop rows whose flags are all
+        FALSE, which ``select`` drops anyway, so the answers are the same. The table holds
+        the family's candidates (a few narrow columns each) until ``SqlChecker.check``
+        returns."""
+        if self._table is None:
+            p = _Params()
+            rel = self.relation(p, early=False)
+            name = f"_check_cand_{len(self.chk._tables)}"
+            cols = ", ".join(f'"{c}"' for c in self.KEPT)
+            self.chk.store.con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {rel}\n"
+                                       f"SELECT {cols} FROM cand", p.values)
+            self.chk._tables.append(name)
+            self._table = name
+        return self._table
+
+    def select(self, specs: list[tuple], shared: bool = True) -> list[tuple]:
         """One query for several asks, each (kind, predicate, arg, partition):
 
         * ("first", name, k, part): the first k TRUE figures in Checker's order (per part;
@@ -736,10 +762,14 @@ class _Ctx:
         * ("two", name, None, None): TRUE figures of two different named models;
 
         and for each, every NULL figure (that could be or beat those). Rows are
-        (rowid, id, doc_id, model, flag per ask..., TRUE count per ask...)."""
+        (rowid, id, doc_id, model, flag per ask..., TRUE count per ask...). With
+        ``shared`` the figures are read from ``cand_table`` (for a query that asks again),
+        else from the relation narrowed to what these asks can accept."""
         p = _Params()
-        rel = self.relation(p, sorted({sp[1] for sp in specs}))
         f = self.f
+        rel, source = "WITH ", self.cand_table() if shared else "cand"
+        if not shared:
+            rel = self.relation(p, sorted({sp[1] for sp in specs})) + ",\n"
         flags, wins, keeps = [], [], []
         aggs: dict[str | None, list[str]] = {None: []}   # per partition (DuckDB's windowed
         for i, (kind, name, arg, part) in enumerate(specs):   # FILTER aggregates are slow)
@@ -781,14 +811,14 @@ class _Ctx:
         n = len(specs)
         any_ = " OR ".join(f"_f{i} IS NOT FALSE" for i in range(n))
         ctes = [f"t AS (SELECT _rid, id, doc_id, model, value, scope, _pub, _path, \"start\", "
-                f"\"end\", {', '.join(flags)} FROM cand WHERE {any_})",
+                f"\"end\", {', '.join(flags)} FROM {source} WHERE {any_})",
                 f"a0 AS (SELECT {', '.join(aggs[None])} FROM t)"]
         joins = " CROSS JOIN a0"
         for j, (part, cols) in enumerate((k, v) for k, v in aggs.items() if k is not None):
             ctes.append(f"a{j + 1} AS (SELECT {part} AS _p, {', '.join(cols)} FROM t GROUP BY {part})")
             joins += f" LEFT JOIN a{j + 1} ON a{j + 1}._p IS NOT DISTINCT FROM t.{part}"
         win = (", " + ", ".join(wins)) if wins else ""
-        sql = (f"{rel},\n" + ",\n".join(ctes) + ",\n"
+        sql = (rel + ",\n".join(ctes) + ",\n"
                f"u AS (SELECT *{win} FROM t{joins})\n"
                f"SELECT _rid, id, doc_id, model, {', '.join(f'_f{i}' for i in range(n))}, "
                f"{', '.join(f'_n{i}' for i in range(n))} FROM u WHERE "
@@ -899,7 +929,8 @@ class _Ctx:
             asks += [("first", "settle", MAX_EVIDENCE, None), ("first", "settle", 4, "scope")]
         # Checker fills its dict per denominator in walking order, then keeps the highest
         asks += [("first", "by_scope", 1, "scope"), ("best", "by_scope", "max", "scope")]
-        self.resolve([self._ask(*asks)] + self._cross_batch())
+        # one query: read from the relation narrowed to these asks, not a shared table
+        self.resolve([(self.select(asks, shared=False), asks)] + self._cross_batch())
 
     def _cross_batch(self) -> list[tuple[list[tuple], list[tuple]]]:
         """The same number in another count family (read with the step that needs it)."""
@@ -920,19 +951,57 @@ class _Ctx:
         return self.chk.in_order([self.chk.record.claims[i] for i in self.cross_rows])
 
 
+class _Asked:
+    """The store, answering a query asked again during one check from the first answer: a
+    claim without a denominator is checked again with the one a figure settles, and both
+    read the same profile of the family and the same figures in other count families.
+    ``kept`` (`claims serve`, whose warehouse cannot change while it runs) keeps answers
+    across checks: anything with ``get(key)`` and ``put(key, answer)``; queries of the
+    check's own temporary tables are never kept there."""
+
+    def __init__(self, store: Store, kept=None) -> None:
+        self.store, self.kept = store, kept
+        self.answers: dict[tuple[str, str], tuple[list[str], list[tuple]]] = {}
+
+    def query(self, sql: str, params=None) -> tuple[list[str], list[tuple]]:
+        key = (sql, repr(params))
+        if key not in self.answers:
+            shared = self.kept is not None and "_check_cand_" not in sql
+            got = self.kept.get(key) if shared else None
+            if got is None:
+                got = self.store.query(sql, params)
+                if shared:
+                    self.kept.put(key, got)
+            self.answers[key] = got
+        return self.answers[key]
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
+
+
 class SqlChecker(Checker):
     """``Checker`` over the warehouse: the figures it compares are chosen in SQL."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, kept=None) -> None:
         super().__init__(_Partial(db_path=str(store.path)))
-        self.store = store
+        self.store = _Asked(store, kept)
         self._stack: list[_Ctx] = []
         self._pairs: set[tuple[str, str]] = set()     # parameters claims fetched for
         self._keys: set[str] = set()
         self._param_models: list[str] | None = None
         self.extra_primary: set[str] = set()
         self._roles: dict[str, tuple[str, str]] = {}
+        self._tables: list[str] = []     # temporary tables of candidates (_Ctx.cand_table)
         self._infer_roles()
+
+    def check(self, q: Query) -> Verdict:
+        try:
+            return super().check(q)
+        finally:
+            for name in self._tables:
+                self.store.con.execute(f"DROP TABLE IF EXISTS {name}")
+            self._tables.clear()
+            self.store.answers.clear()
 
     # --- documents whose role was never set: inferred as Record.load does -------------
     def _infer_roles(self) -> None:
@@ -1104,26 +1173,29 @@ def _query_ok(q: Query) -> bool:
 LOAD_BELOW = 3000   # claims in the families read: below this, loading them all is faster
 
 
-def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW) -> Verdict:
+def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
+                loaded=check_loaded, kept=None) -> Verdict:
     """Check a read claim against the warehouse, choosing its candidate figures in SQL.
 
     A warehouse holding fewer than ``load_below`` claims of the families concerned is
     compared whole in Python (``check_loaded``: a few thousand claims take less time than
-    planning the queries); the answer is the same either way."""
+    planning the queries); the answer is the same either way. ``loaded(q, store)`` gives
+    ``check_loaded``'s answer (`claims serve` passes one that keeps the loaded figures, and
+    ``kept``, answers of queries kept across checks: ``_Asked``)."""
     if q.figure is None or not _query_ok(q):
-        return check_loaded(q, store)
+        return loaded(q, store)
     if load_below > 0:
         _, rows = store.query("SELECT count(*) FROM claims WHERE list_contains("
                               "CAST($f AS VARCHAR[]), family)", {"f": sorted(loaded_families(q))})
         if rows[0][0] < load_below:
-            return check_loaded(q, store)
-    chk = SqlChecker(store)
+            return loaded(q, store)
+    chk = SqlChecker(store, kept)
     try:
         return chk.check(q)
     except (Unsound, _Fallback):
         if STRICT:
             raise
-        return check_loaded(q, store)
+        return loaded(q, store)
 
 
 class _Fallback(Exception):

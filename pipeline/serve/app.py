@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Route
 
 from pipeline.serve import queries
+from pipeline.serve.checking import KeptAnswers, LoadedChecks
 from pipeline.serve.text import segments, split_quote
 from pipeline.store import Store, StoreError
 
@@ -77,6 +78,23 @@ class Server:
         self.store = Store.open(settings.db, read_only=True)
         self.lock = threading.Lock()
         self.env = _environment()
+        self.checks = LoadedChecks()     # figures kept for checks compared in Python
+        self.answers = KeptAnswers()     # answers of the SQL checker's queries
+        self._preloading: Store | None = None
+        self._preloader = threading.Thread(target=self._preload, name="claims-serve-preload",
+                                           daemon=True)
+        self._preloader.start()
+
+    def _preload(self) -> None:
+        """Load the figures ``checks`` keeps while the first pages are asked for."""
+        try:
+            with self.cursor() as cur:
+                self._preloading = cur
+                self.checks.preload(cur)
+        except Exception:      # stopped by close(); checks then load as they go
+            pass
+        finally:
+            self._preloading = None
 
     @contextlib.contextmanager
     def cursor(self) -> Iterator[Store]:
@@ -88,6 +106,13 @@ class Server:
             cur.con.close()
 
     def close(self) -> None:
+        """Stop the preload (DuckDB refuses to close a database a cursor is reading), then
+        close the warehouse."""
+        cur = self._preloading
+        if cur is not None:
+            with contextlib.suppress(Exception):
+                cur.con.interrupt()
+        self._preloader.join()
         self.store.close()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -152,7 +177,7 @@ class Server:
         claim_id = request.path_params["claim_id"]
         with self.cursor() as cur:
             try:
-                t = trace_of(cur, claim_id)
+                t = trace_of(cur, claim_id, loaded=self.checks, kept=self.answers)
             except TraceError as exc:
                 return self.error(404, str(exc))
             linked = cur.con.execute("SELECT count(*) FROM links").fetchone()[0] > 0
@@ -222,7 +247,7 @@ class Server:
             # on this server's connection: a second one to the same file in one process
             # would clash with its locked settings
             with self.cursor() as cur:
-                verdict = check(text, store=cur)
+                verdict = check(text, store=cur, loaded=self.checks, kept=self.answers)
         return self.page("check.html", text=text, v=verdict, nav="check")
 
     # --- sql ----------------------------------------------------------------------------

@@ -19,8 +19,9 @@ chosen in SQL (``check_query``, as `claims check` does) instead of all loaded.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
-from pipeline.check import Query, Verdict
+from pipeline.check import Query, Verdict, check_loaded
 from pipeline.model import Claim, Link
 from pipeline.record import _DOC_COLS, DocInfo, Record, _date
 from pipeline.store import CLAIM_COLUMNS, Store
@@ -104,14 +105,18 @@ class WarehouseChecker:
 
     record: Record
     store: Store
+    loaded: Callable[[Query, Store], Verdict] = check_loaded
+    kept: Any = None
 
     def check(self, q: Query) -> Verdict:
         from pipeline.check_sql import check_query
 
-        return check_query(q, self.store)
+        return check_query(q, self.store, loaded=self.loaded, kept=self.kept)
 
 
-def trace_of(store: Store, claim_id: str) -> Trace:
-    """``pipeline.trace.trace`` of one claim over the part of the record it reads."""
+def trace_of(store: Store, claim_id: str,
+             loaded: Callable[[Query, Store], Verdict] = check_loaded, kept: Any = None) -> Trace:
+    """``pipeline.trace.trace`` of one claim over the part of the record it reads
+    (``loaded`` and ``kept``: what `claims serve` keeps for checks, ``check_query``)."""
     cid, rec = record_around(store, claim_id)
-    return trace(cid, rec, checker=WarehouseChecker(rec, store))
+    return trace(cid, rec, checker=WarehouseChecker(rec, store, loaded, kept))
