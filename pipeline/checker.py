@@ -471,6 +471,9 @@ class Checker:
             self._labels[c.id] = money_label("".join(q), len(q[0]))
         return self._labels[c.id]
 
+    def _same_number(self, f: Claim, p: Claim) -> bool:
+        return _same_number(f, p, self.facts(f).witness, self.facts(p).witness)
+
     def compare(self, q: Query, p: Claim) -> _Cmp:
         f = q.figure
         assert f is not None
@@ -728,7 +731,7 @@ class Checker:
         subject_ok = {"model", "hardware", "engine"}
         if c.exact or subject_ok & set(c.differs):
             return None
-        if c.scope == "differs" and not c.differs and _same_number(f, c.claim):
+        if c.scope == "differs" and not c.differs and self._same_number(f, c.claim):
             return ("mismatch", f"has the same number, but "
                     f"{scope_words(c.claim.scope)}, not {scope_words(f.scope)}: "
                     f"a metric mismatch")
@@ -759,7 +762,7 @@ class Checker:
             for p in self.primaries:
                 if p.family == f.family or p.family not in COUNT_FAMILIES:
                     continue
-                if not _same_number(f, p):
+                if not self._same_number(f, p):
                     continue
                 if f.model and model_key(f.model) != model_key(p.model):
                     continue
@@ -1073,17 +1076,18 @@ def settles(q: Query, c: "_Cmp") -> bool:
                      & set(c.differs)))
 
 
-def _point_matches(f: Claim, p: Claim) -> bool:
-    """The figure states the claim's number, comparators aside."""
-    point = Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
-    return consistent(point, _witness(p))
+def _point_matches(f: Claim, p: Claim, fw: tuple | None = None, pw: tuple | None = None) -> bool:
+    """The figure states the claim's number, comparators aside (``fw``, ``pw``: the
+    ``bounds`` of ``_witness(f)`` and ``_witness(p)`` where the caller holds them)."""
+    return consistent_bounds(fw or bounds(_witness(f)), f.value,
+                             pw or bounds(_witness(p)), p.value)
 
 
-def _same_number(f: Claim, p: Claim) -> bool:
+def _same_number(f: Claim, p: Claim, fw: tuple | None = None, pw: tuple | None = None) -> bool:
     """The two figures state the same number (comparators aside): metric drift material."""
     if abs(f.value) < MISMATCH_MIN_VALUE or abs(p.value) < MISMATCH_MIN_VALUE:
         return False
-    return _point_matches(f, p)
+    return _point_matches(f, p, fw, pw)
 
 
 SIZE_WORDS = {">": "above", ">=": "of at least", "<": "below", "<=": "of at most",
