@@ -326,6 +326,7 @@ def _name_rx(name: str) -> re.Pattern:
     return re.compile(name_pattern(name))
 
 
+@lru_cache(maxsize=65536)       # a technique against each primary document's title and path
 def _names_in(name: str, *places: str | None) -> bool:
     rx = _name_rx(name)
     return any(p and rx.search(fold_name(p)) for p in places)
