@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from pipeline.extract.change import Change, find_changes, same_value
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
-from pipeline.link.consistency import Figure, consistent
+from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
 from pipeline.link.measure import param_kind
 from pipeline.link.keys import (COMPARED_FAMILIES, basis_key, comparison_differs, engine_key, hardware_relation,
                                 model_key, norm, same_setting,
@@ -314,13 +314,21 @@ def name_pattern(name: str) -> str:
     return f"(^|[^a-z0-9]){key}([^a-z0-9]|$)"
 
 
+@lru_cache(maxsize=65536)
 def fold_name(text: str) -> str:
-    """Lower case, runs of space, hyphen and underscore as one space."""
+    """Lower case, runs of space, hyphen and underscore as one space (cached: the checker
+    folds each primary document's title and path once per claim it checks)."""
     return re.sub(r"[\s_-]+", " ", text.lower())
 
 
+@lru_cache(maxsize=4096)
+def _name_rx(name: str) -> re.Pattern:
+    return re.compile(name_pattern(name))
+
+
+@lru_cache(maxsize=65536)       # a technique against each primary document's title and path
 def _names_in(name: str, *places: str | None) -> bool:
-    rx = re.compile(name_pattern(name))
+    rx = _name_rx(name)
     return any(p and rx.search(fold_name(p)) for p in places)
 
 
@@ -415,6 +423,31 @@ def _unit_key(c: Claim) -> str:
     return u
 
 
+@dataclass(slots=True)
+class _Facts:
+    """What ``compare`` reads of one figure through the key functions, worked out once per
+    figure rather than once per pair (a claim is compared with thousands of figures)."""
+
+    model: str | None
+    hw: tuple[int | None, str] | None
+    engine: str | None
+    technique: str | None
+    statistic: str | None
+    parallelism: str | None
+    dtype: str | None
+    phase: str | None
+    token_kind: str | None
+    scope: str | None
+    full: tuple            # consistency.bounds of _full / _witness
+    witness: tuple
+
+    @classmethod
+    def of(cls, c: Claim) -> "_Facts":
+        return cls(model_key(c.model), hw_key(c), engine_key(c.engine), norm(c.technique),
+                   norm(c.statistic), norm(c.parallelism), norm(c.dtype), norm(c.phase),
+                   token_kind_key(c), scope_key(c.scope), bounds(_full(c)), bounds(_witness(c)))
+
+
 class Checker:
     """Compares claims against the primary figures of one record."""
 
@@ -424,6 +457,14 @@ class Checker:
                                  if (c.stance or "asserted") not in UNCHECKED_STANCES),
                                 key=lambda c: (record.doc(c).order_key(), c.start))
         self._labels: dict[str, str | None] = {}
+        self._facts: dict[int, tuple[Claim, _Facts]] = {}
+
+    def facts(self, c: Claim) -> _Facts:
+        """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
+        got = self._facts.get(id(c))
+        if got is None or got[0] is not c:
+            got = self._facts[id(c)] = (c, _Facts.of(c))
+        return got[1]
 
     # --- one pair --------------------------------------------------------------------
     def label_of(self, c: Claim) -> str | None:
@@ -432,9 +473,13 @@ class Checker:
             self._labels[c.id] = money_label("".join(q), len(q[0]))
         return self._labels[c.id]
 
+    def _same_number(self, f: Claim, p: Claim) -> bool:
+        return _same_number(f, p, self.facts(f).witness, self.facts(p).witness)
+
     def compare(self, q: Query, p: Claim) -> _Cmp:
         f = q.figure
         assert f is not None
+        fk, pk_ = self.facts(f), self.facts(p)
         opened: list[str] = []
         differs: list[str] = []
 
@@ -449,16 +494,16 @@ class Checker:
         # A subject carried from a paragraph, section or title (``inherited``) is a guess:
         # where it disagrees, the condition is open rather than different.
         soft = bool(f.inherited or p.inherited)
-        cond("model", model_key(f.model), model_key(p.model), _model_match, soft)
-        hw = hardware_relation(hw_key(f), hw_key(p))
+        cond("model", fk.model, pk_.model, _model_match, soft)
+        hw = hardware_relation(fk.hw, pk_.hw)
         if hw == "open":
             opened.append("hardware")
         elif hw == "bad":
             (opened if soft else differs).append("hardware")
-        cond("engine", engine_key(f.engine), engine_key(p.engine))
+        cond("engine", fk.engine, pk_.engine)
         # a figure on a technique ("lookahead decoding") is only met by a figure on it: named
         # in its sentence, or in its document's title (a post about that technique)
-        qt, pt = norm(f.technique), norm(p.technique)
+        qt, pt = fk.technique, pk_.technique
         if qt and qt != pt:
             d = self.record.doc(p)
             if pt is not None or not _names_in(f.technique, d.title, d.path):
@@ -469,20 +514,20 @@ class Checker:
                     and not owns_product(q.subject_text, p):
                 opened.append(q.subject_text)
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
-        cond("statistic", norm(f.statistic), norm(p.statistic))
+        cond("statistic", fk.statistic, pk_.statistic)
         # workload settings that change the number, where the claim states them
         for name, a, b in (("input length", f.isl, p.isl), ("output length", f.osl, p.osl),
                            ("batch size", f.batch_size, p.batch_size),
                            ("offered load", f.offered_load, p.offered_load)):
             cond(name, a, b, same_setting)
-        cond("parallelism", norm(f.parallelism), norm(p.parallelism))
+        cond("parallelism", fk.parallelism, pk_.parallelism)
         cond("scenario", benchmark_scenario(f.workload), benchmark_scenario(p.workload))
-        cond("precision", norm(f.dtype), norm(p.dtype))
-        for name, a, b in (("phase", norm(f.phase), norm(p.phase)),
-                           ("token kind", token_kind_key(f), token_kind_key(p))):
+        cond("precision", fk.dtype, pk_.dtype)
+        for name, a, b in (("phase", fk.phase, pk_.phase),
+                           ("token kind", fk.token_kind, pk_.token_kind)):
             if a and b and a != b:
                 differs.append(name)
-        if phase_must_be_stated(f) and not norm(p.phase):
+        if phase_must_be_stated(f) and not pk_.phase:
             opened.append("phase")
         if f.family == "parameters":
             # "activates 236B" is not met by "236B total"; an unqualified count is total
@@ -521,7 +566,7 @@ class Checker:
                 opened.append("model size")
             elif not consistent(q.size, Figure(size, precision=_size_precision(ps))):
                 differs.append("model size")
-        qs, pscope = scope_key(f.scope), scope_key(p.scope)
+        qs, pscope = fk.scope, pk_.scope
         if qs is None:
             scope = "free"
         elif pscope is None:
@@ -534,12 +579,12 @@ class Checker:
             meets = _reaches(f, p)
             refutes = not meets
         else:
-            meets = consistent(_full(f), _witness(p)) and range_shown(f, p)
-            if meets and (f.comparator or "=") == "=" and _witness(p).p > _full(f).p * 1.000001:
+            meets = consistent_bounds(fk.full, f.value, pk_.witness, p.value) and range_shown(f, p)
+            if meets and (f.comparator or "=") == "=" and pk_.witness[0] > fk.full[0] * 1.000001:
                 # "2.3x" is not shown by a record that says "2x" or "more than 2x": it is
                 # rounded more coarsely than the claim
                 meets = False
-            refutes = not consistent(_full(f), _full(p))
+            refutes = not consistent_bounds(fk.full, f.value, pk_.full, p.value)
         return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
 
     # --- the verdict -------------------------------------------------------------------
@@ -688,7 +733,7 @@ class Checker:
         subject_ok = {"model", "hardware", "engine"}
         if c.exact or subject_ok & set(c.differs):
             return None
-        if c.scope == "differs" and not c.differs and _same_number(f, c.claim):
+        if c.scope == "differs" and not c.differs and self._same_number(f, c.claim):
             return ("mismatch", f"has the same number, but "
                     f"{scope_words(c.claim.scope)}, not {scope_words(f.scope)}: "
                     f"a metric mismatch")
@@ -719,7 +764,7 @@ class Checker:
             for p in self.primaries:
                 if p.family == f.family or p.family not in COUNT_FAMILIES:
                     continue
-                if not _same_number(f, p):
+                if not self._same_number(f, p):
                     continue
                 if f.model and model_key(f.model) != model_key(p.model):
                     continue
@@ -1033,17 +1078,18 @@ def settles(q: Query, c: "_Cmp") -> bool:
                      & set(c.differs)))
 
 
-def _point_matches(f: Claim, p: Claim) -> bool:
-    """The figure states the claim's number, comparators aside."""
-    point = Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
-    return consistent(point, _witness(p))
+def _point_matches(f: Claim, p: Claim, fw: tuple | None = None, pw: tuple | None = None) -> bool:
+    """The figure states the claim's number, comparators aside (``fw``, ``pw``: the
+    ``bounds`` of ``_witness(f)`` and ``_witness(p)`` where the caller holds them)."""
+    return consistent_bounds(fw or bounds(_witness(f)), f.value,
+                             pw or bounds(_witness(p)), p.value)
 
 
-def _same_number(f: Claim, p: Claim) -> bool:
+def _same_number(f: Claim, p: Claim, fw: tuple | None = None, pw: tuple | None = None) -> bool:
     """The two figures state the same number (comparators aside): metric drift material."""
     if abs(f.value) < MISMATCH_MIN_VALUE or abs(p.value) < MISMATCH_MIN_VALUE:
         return False
-    return _point_matches(f, p)
+    return _point_matches(f, p, fw, pw)
 
 
 SIZE_WORDS = {">": "above", ">=": "of at least", "<": "below", "<=": "of at most",

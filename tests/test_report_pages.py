@@ -230,3 +230,30 @@ def test_disagreements_beside_the_tree_are_bounded():
     assert len(dashed) == MAX_BRACKETS
     assert f"{MAX_BRACKETS} of {len(rec.links)} conflicts and mismatches" in \
         " ".join(texts(s, "st-note"))
+
+
+def test_pages_are_the_same_whether_checked_here_or_in_workers(tmp_path):
+    """The report checks in worker processes while it draws graphs and clears the previous
+    pages: the pages are those of a report checked in this process, and only the previous
+    report's own pages are removed."""
+    from pipeline.report.verdicts import PARALLEL_FROM
+
+    rec = synthetic(PARALLEL_FROM + 10)
+    for i, c in enumerate(rec.claims.values()):
+        if i % 3 == 1:
+            c.value, c.surface = 1500.0, "1,500 tokens/s"
+    one = write_report(rec, tmp_path / "one", workers=1)
+    (tmp_path / "two" / "pages").mkdir(parents=True)
+    stale = tmp_path / "two" / "pages" / "doc-gone-0123abcd.html"
+    mine = tmp_path / "two" / "pages" / "notes.html"
+    stale.write_text("old"), mine.write_text("kept")
+    two = write_report(rec, tmp_path / "two", workers=2)
+    assert not stale.exists() and mine.read_text() == "kept"
+
+    def text(p):
+        return re.sub(r"\d{4}-\d\d-\d\d[ T][\d:.]+", "TS", p.read_text())
+    names = sorted(p.name for p in one.pages)
+    assert names == sorted(p.name for p in two.pages) and len(names) > PARALLEL_FROM
+    for a in [one.html, one.md, *one.pages]:
+        assert text(a) == text(tmp_path / "two" / a.relative_to(tmp_path / "one"))
+    assert "1,500" in one.html.read_text()

@@ -17,6 +17,7 @@ html.py and markdown.py only lay out; pages.py names the files and links them.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,6 +60,13 @@ def _first(blocks: list[tuple[str, object]], sid: str) -> int:
     return next(i for i, (k, _) in enumerate(blocks) if k == sid)
 
 
+def _clear(pages_dir: Path) -> None:
+    """Remove the pages a previous report wrote (and only those)."""
+    for old in pages_dir.iterdir():
+        if _OWN.match(old.name) and old.is_file():
+            old.unlink()
+
+
 def write_report(record, out_dir: str | Path, scope=None, workers: int = 1) -> ReportFiles:
     """Write the summary and its pages into ``out_dir``; ``scope`` narrows the figures
     (report.scope.Scope), ``workers`` processes check the figures outside primary documents."""
@@ -71,18 +79,30 @@ def write_report(record, out_dir: str | Path, scope=None, workers: int = 1) -> R
     out.mkdir(parents=True, exist_ok=True)
     pages_dir = out / PAGES_DIR
     pages_dir.mkdir(exist_ok=True)
-    for old in pages_dir.iterdir():
-        if _OWN.match(old.name) and old.is_file():
-            old.unlink()
-    data = gather(record, scope=scope, workers=workers)
+    # while the figures are checked in other processes (forked before this thread starts):
+    # the previous report's pages are removed in a thread (thousands of files wait on the
+    # disk) and each cluster's graph is drawn
+    clearing = threading.Thread(target=_clear, args=(pages_dir,))
+    graphs: dict[str, str] = {}
+
+    def meanwhile(clusters) -> None:
+        clearing.start()
+        for cv in clusters:
+            graphs[cv.id] = story_svg(record, cv.id, [f.claim.id for f in cv.figs]).svg
+
+    try:
+        data = gather(record, scope=scope, workers=workers, while_checking=meanwhile)
+    finally:
+        if clearing.ident is None:      # gather stopped before it: the pages go all the same
+            _clear(pages_dir)
+        else:
+            clearing.join()
     hidx, midx = PageIndex.of(data, ".html"), PageIndex.of(data, ".md")
     # each model page's items (clusters with their graphs, conflicts, ...), cut into parts
     # of a few MB; a cluster's address is the part that holds it
     plan = []
     for g in data.groups:
-        arts = [html.cluster_article(cv, None, story_svg(record, cv.id,
-                                                         [f.claim.id for f in cv.figs]).svg)
-                for cv in g.clusters]
+        arts = [html.cluster_article(cv, None, graphs[cv.id]) for cv in g.clusters]
         blocks = html.group_blocks(g, hidx.inside(), arts)
         runs = split_parts([len(h.encode("utf-8")) for _, h in blocks], PART_BYTES)
         slugs = [g.slug] + [f"{g.slug}-{k + 1}" for k in range(1, len(runs))]

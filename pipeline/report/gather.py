@@ -15,7 +15,7 @@ from pipeline.link.keys import hardware_text, model_key
 from pipeline.model import Claim, Link
 from pipeline.record import DocInfo, Record
 from pipeline.report.scope import Scope, select
-from pipeline.report.verdicts import judge_all
+from pipeline.report.verdicts import Judging
 from pipeline.words import FAMILY_NOUNS, SCOPE_NOUNS, fmt_number, hw_key, scope_words
 
 VERDICT_ORDER = ("contradicted", "ambiguous", "unproven", "supported")
@@ -161,8 +161,12 @@ def page_slug(kind: str, key: str, title: str) -> str:
 
 
 def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
-           workers: int = 1) -> ReportData:
-    """Everything the report pages show, for the figures in ``scope`` (default: all)."""
+           workers: int = 1, while_checking=None) -> ReportData:
+    """Everything the report pages show, for the figures in ``scope`` (default: all).
+
+    The figures outside primary documents are checked in ``workers`` processes; meanwhile
+    this process builds the charts and the clusters and calls ``while_checking(clusters)``
+    (the report draws each cluster's graph there)."""
     scope = scope or Scope()
     chosen, chosen_docs = select(record, scope)
 
@@ -180,7 +184,17 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
     to_check = [c for d in docs if d.role != "primary"
                 for c in sorted(by_doc.get(d.id, []), key=lambda c: c.start)
                 if inside(c.id) and record.active(c)]
-    judged = judge_all(record, to_check, workers)
+    judging = Judging(record, to_check, workers)
+    in_scope = [c for c in record.claims.values() if inside(c.id)]
+    charts = None
+    if with_charts:
+        from pipeline.report.charts import build_charts
+
+        charts = build_charts(record, None if chosen is None else in_scope)
+    clusters = _clusters(record, inside)
+    if while_checking is not None:
+        while_checking(clusters)
+    judged = judging.result()
     verdicts: Counter = Counter()
     secondary: list[SecondaryView] = []
     for d in docs:
@@ -199,35 +213,9 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
             (view.sourced if f.verdict.verdict == "supported" else view.unsourced).append(f)
         secondary.append(view)
 
-    # clusters with a chosen figure, whole; members in publication order
-    members: dict[str, list[Claim]] = defaultdict(list)
-    for k, cid in record.clusters.items():
-        if k in record.claims:
-            members[cid].append(record.claims[k])
-    shown = {cid for cid, ms in members.items() if any(inside(c.id) for c in ms)}
-    inner_links: dict[str, list[Link]] = defaultdict(list)
-    for ln in record.links:
-        cid = record.clusters.get(ln.src)
-        if ln.relation != "derives" and cid in shown and record.clusters.get(ln.dst) == cid:
-            inner_links[cid].append(ln)
-    clusters: list[ClusterView] = []
-    for cid in shown:
-        ms = members[cid]
-        ms.sort(key=lambda c: (record.doc(c).order_key(), c.start))
-        cfigs = [Fig(c, record.doc(c), record.quote(c), record.findings_of(c.id),
-                     verdict=figs[c.id].verdict) for c in ms]
-        if cfigs:
-            cfigs[0].first = True
-        by_id = {f.claim.id: f for f in cfigs}
-        inner = [(ln, by_id[ln.src], by_id[ln.dst]) for ln in inner_links.get(cid, ())
-                 if ln.src in by_id and ln.dst in by_id]
-        primary_first = next((c for c in ms if record.role(c) == "primary"), ms[0])
-        clusters.append(ClusterView(
-            cid, cluster_title(primary_first), cfigs, inner,
-            any(ln.relation == "conflicts" for ln, _, _ in inner),
-            any(ln.relation == "mismatch" for ln, _, _ in inner)))
-    clusters.sort(key=lambda v: (not v.has_conflict, not v.has_mismatch,
-                                 -len({f.doc.id for f in v.figs}), v.title, v.id))
+    for cv in clusters:         # checked figures carry their verdict in clusters too
+        for f in cv.figs:
+            f.verdict = figs[f.claim.id].verdict
 
     def touches(ln: Link) -> bool:
         return inside(ln.src) or inside(ln.dst)
@@ -252,7 +240,6 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
     documents = [(d, sorted((figs[c.id] for c in by_doc.get(d.id, []) if inside(c.id)),
                             key=lambda f: f.claim.start)) for d in docs]
 
-    in_scope = [c for c in record.claims.values() if inside(c.id)]
     roles = Counter(d.role for d in docs)
     rel = Counter(ln.relation for ln in record.links if touches(ln))
     found = Counter(x for c in in_scope for x in record.findings_of(c.id))
@@ -278,11 +265,42 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
         ambiguous=sorted(ambiguous, key=lambda f: (f.doc.order_key(), f.claim.start)),
         misattributed=misattributed, documents=documents, scope=scope)
     data.groups = _groups(data)
-    if with_charts:
-        from pipeline.report.charts import build_charts
-
-        data.charts = build_charts(record, None if chosen is None else in_scope)
+    if charts is not None:
+        data.charts = charts
     return data
+
+
+def _clusters(record: Record, inside) -> list[ClusterView]:
+    """Every cluster with a chosen figure, whole; members in publication order (verdicts
+    are set by ``gather`` once the checks are done)."""
+    members: dict[str, list[Claim]] = defaultdict(list)
+    for k, cid in record.clusters.items():
+        if k in record.claims:
+            members[cid].append(record.claims[k])
+    shown = {cid for cid, ms in members.items() if any(inside(c.id) for c in ms)}
+    inner_links: dict[str, list[Link]] = defaultdict(list)
+    for ln in record.links:
+        cid = record.clusters.get(ln.src)
+        if ln.relation != "derives" and cid in shown and record.clusters.get(ln.dst) == cid:
+            inner_links[cid].append(ln)
+    clusters: list[ClusterView] = []
+    for cid in shown:
+        ms = members[cid]
+        ms.sort(key=lambda c: (record.doc(c).order_key(), c.start))
+        cfigs = [Fig(c, record.doc(c), record.quote(c), record.findings_of(c.id)) for c in ms]
+        if cfigs:
+            cfigs[0].first = True
+        by_id = {f.claim.id: f for f in cfigs}
+        inner = [(ln, by_id[ln.src], by_id[ln.dst]) for ln in inner_links.get(cid, ())
+                 if ln.src in by_id and ln.dst in by_id]
+        primary_first = next((c for c in ms if record.role(c) == "primary"), ms[0])
+        clusters.append(ClusterView(
+            cid, cluster_title(primary_first), cfigs, inner,
+            any(ln.relation == "conflicts" for ln, _, _ in inner),
+            any(ln.relation == "mismatch" for ln, _, _ in inner)))
+    clusters.sort(key=lambda v: (not v.has_conflict, not v.has_mismatch,
+                                 -len({f.doc.id for f in v.figs}), v.title, v.id))
+    return clusters
 
 
 def _groups(data: ReportData) -> list[GroupView]:

@@ -56,22 +56,40 @@ def _judge_chunk(ids: list[str]) -> list[tuple[str, Verdict]]:
     return [(k, judge_stored(checker, record.claims[k])) for k in ids]
 
 
+class Judging:
+    """Verdicts being worked out: in forked processes (started at once, so the caller can
+    do other work meanwhile) or, for few figures or one worker, in this process when
+    ``result`` is asked for."""
+
+    def __init__(self, record: Record, claims: list[Claim], workers: int = 1) -> None:
+        self.record, self.ids = record, [c.id for c in claims]
+        self.checker = IndexedChecker(record)
+        self._pool = self._async = None
+        if workers > 1 and len(self.ids) >= PARALLEL_FROM \
+                and "fork" in mp.get_all_start_methods():
+            _SHARED.update(record=record, checker=self.checker)
+            # small interleaved chunks: figures of one family (and cost) sit together
+            n = max(workers * 8, 1)
+            chunks = [self.ids[i::n] for i in range(n) if self.ids[i::n]]
+            self._pool = mp.get_context("fork").Pool(workers)
+            self._async = self._pool.map_async(_judge_chunk, chunks)
+
+    def result(self) -> dict[str, Verdict]:
+        """Verdict of each claim (``judge_stored``), by claim id, in the claims' order."""
+        if self._async is None:
+            return {k: judge_stored(self.checker, self.record.claims[k]) for k in self.ids}
+        try:
+            out: dict[str, Verdict] = {}
+            for part in self._async.get():
+                out.update(part)
+        finally:
+            self._pool.close()
+            self._pool.join()
+            self._pool = self._async = None
+            _SHARED.clear()
+        return {k: out[k] for k in self.ids}
+
+
 def judge_all(record: Record, claims: list[Claim], workers: int = 1) -> dict[str, Verdict]:
     """Verdict of each claim (``judge_stored``), by claim id, in one or more processes."""
-    checker = IndexedChecker(record)
-    ids = [c.id for c in claims]
-    if workers <= 1 or len(ids) < PARALLEL_FROM or "fork" not in mp.get_all_start_methods():
-        return {k: judge_stored(checker, record.claims[k]) for k in ids}
-    _SHARED.update(record=record, checker=checker)
-    # small interleaved chunks: figures of one family (and cost) sit together in `claims`
-    n = max(workers * 8, 1)
-    chunks = [ids[i::n] for i in range(n) if ids[i::n]]
-    try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            out: dict[str, Verdict] = {}
-            for part in pool.imap_unordered(_judge_chunk, chunks):
-                out.update(part)
-    finally:
-        _SHARED.clear()
-    return {k: out[k] for k in ids}
-
+    return Judging(record, claims, workers).result()
