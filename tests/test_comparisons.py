@@ -150,8 +150,8 @@ def test_up_to_names_the_best_figure(db):
 # --- the blind headline suite (tests/data/headlines.jsonl) ------------------------------
 
 def test_blind_headlines_no_false_supported(REAL, SHARED, tmp_path):
-    """Headlines written blind to the checker about real figures (four suites by four
-    helpers, tests/data/HEADLINES.md, HEADLINES2.md, HEADLINES3.md, HEADLINES4.md): false headlines answered
+    """Headlines written blind to the checker about real figures (five suites by five
+    helpers, tests/data/HEADLINES.md to HEADLINES5.md): false headlines answered
     `supported` stay at or below the count measured when the rules last changed, and the
     share answered as the labeller accepts stays above its floor (benchmarks/headlines.py
     prints the tables)."""
@@ -172,10 +172,11 @@ def test_blind_headlines_no_false_supported(REAL, SHARED, tmp_path):
 
 # (suite, most false `supported`, least share right): measured this round; tighten as
 # rules improve
-BOUNDS = [("headlines.jsonl", 1, 0.78),      # 163/206
-          ("headlines2.jsonl", 6, 0.64),     # 99/153
-          ("headlines3.jsonl", 5, 0.75),     # 95/125 (errors never looked at)
-          ("headlines4.jsonl", 7, 0.47)]     # 59/125 (blind 52/125, 16 false supported)
+BOUNDS = [("headlines.jsonl", 1, 0.79),      # 164/206
+          ("headlines2.jsonl", 6, 0.65),     # 101/153
+          ("headlines3.jsonl", 5, 0.75),     # 94/125 (errors never looked at)
+          ("headlines4.jsonl", 7, 0.47),     # 59/125 (blind 52/125, 16 false supported)
+          ("headlines5.jsonl", 5, 0.42)]     # 42/100 (blind 41/100, 7 false supported)
 
 
 # --- one judgement: a stored figure is never both unsourced and supported ----------------
