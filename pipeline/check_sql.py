@@ -54,7 +54,6 @@ import math
 import re
 from dataclasses import dataclass
 
-from pipeline.checker import _point_matches, is_range, product_pattern, settles, name_pattern, phase_must_be_stated
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,

@@ -12,7 +12,7 @@ from pipeline.extract.numbers import (
     BETWEEN_RE, find_numbers, Number, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, SCALE_WORDS,
 )
 from pipeline.extract.patterns import (
-    AND_TO_RE, AT_POINT_RE, BRACKETED_RE, CAP_WORD_RE, CELL_NUMBER_RE, CELL_SCOPE_RE, CELL_SCOPES, DOUBLE_NOUN_RE,
+    AND_TO_RE, AT_POINT_RE, BRACKETED_RE, CAP_WORD_RE, CELL_NUMBER_RE, DOUBLE_NOUN_RE,
     HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
     RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
     SPACED_MAGNITUDE_RE, SPREAD_BEFORE_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
@@ -21,7 +21,7 @@ from pipeline.extract.patterns import (
 )
 from pipeline.extract.tables import caption_unit, cell_column, clean, header_magnitude
 from pipeline.extract.units import (
-    cents_after, currency_after, currency_before, per_basis, read_unit, UnitHit,
+    cents_after, currency_after, currency_before, per_basis, read_unit, scope_after, UnitHit,
 )
 from pipeline.vocab.loader import UnitEntry
 
@@ -359,9 +359,9 @@ class CandidateFinder:
             scale = header_magnitude(header)
             c.value, c.precision = c.value * scale, c.precision * scale
         _take_unit(c, hit)  # the header's unit: the cell's own span stays as it is
-        per = CELL_SCOPE_RE.match(self.text, c.end, cl.end)
+        per = scope_after(self.v, self.text, c.end, cl.end)
         if per and c.scope in (None, "unspecified"):
-            c.scope, c.explicit_scope = CELL_SCOPES[per.group(1).lower()], True   # "52.3k / node"
+            c.scope, c.explicit_scope = per[0], True   # "52.3k / node": the cell's denominator
         if col.family == "parameters" and not c.unit_text:
             # "# Activated Params": which parameters a count counts is in its header
             c.unit_text = clean(header)

@@ -142,8 +142,3 @@ CLASS_OF_MODELS_RE = re.compile(
     r"under|over|beyond|exceeding|up\s+to|of\s+at\s+(?:least|most)|with\s+(?:more|fewer|less)\s+than)"
     r"\s*(?:about\s+|~)?$")
 
-# the denominator written in a cell after its number ("52.3k / node"), under a header that
-# gives the unit
-CELL_SCOPE_RE = re.compile(r"(?i)\s*(?:/|per)\s*(node|server|instance|gpu|device|rank|user)s?\b")
-CELL_SCOPES = {"node": "per_node", "server": "per_node", "instance": "per_node", "gpu": "per_gpu",
-               "device": "per_gpu", "rank": "per_gpu", "user": "per_user"}

@@ -61,16 +61,22 @@ def read_unit(text: str, pos: int, vocab: Vocab, limit: int | None = None) -> Un
     end = m.end()
     hit = UnitHit(end=end, unit_text=text[start:end], entry=entry, scope=entry.scope)
     if entry.family in ("token_throughput", "request_throughput", "money"):
-        for pat, scope in vocab.scope_suffix:
-            s = pat.match(text, end, limit)
-            if s:
-                hit.scope = scope
-                hit.scope_end = s.end()
-                if text[end:s.end()].lstrip().startswith("/"):
-                    hit.unit_text = text[start:s.end()]
-                    hit.end = s.end()
-                break
+        s = scope_after(vocab, text, end, limit)
+        if s:
+            hit.scope, hit.scope_end = s
+            if text[end:s[1]].lstrip().startswith("/"):
+                hit.unit_text = text[start:s[1]]
+                hit.end = s[1]
     return hit
+
+
+def scope_after(vocab: Vocab, text: str, pos: int, limit: int) -> tuple[str, int] | None:
+    """The denominator written at ``pos`` ("/GPU", " per node", "/ user"): (scope, end)."""
+    for pat, scope in vocab.scope_suffix:
+        s = pat.match(text, pos, limit)
+        if s:
+            return scope, s.end()
+    return None
 
 
 def currency_before(text: str, pos: int) -> tuple[int, str] | None:
