@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 
 from pipeline.extract.numbers import ascii_lower
-from pipeline.extract.trie import alternation
+from pipeline.vocab.trie import alternation
 from pipeline.vocab.loader import Vocab
 
 _MONTHS = (

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from pipeline.extract.trie import alternation
+from pipeline.vocab.trie import alternation
 
 
 _SMALL = {
