@@ -111,7 +111,15 @@ class ContextResolver:
     def _standalone(self, c: Cand) -> bool:
         """Could this bare number be a figure? Not when a word follows that makes it a count
         ("16 boards"), nor a setting word precedes it ("concurrency of 64"), nor a tiny
-        integer, nor a reference marker."""
+        integer, nor a reference marker. Read once per figure: the candidate scan and both
+        passes of ``resolve_bare`` ask."""
+        key = (c.start, c.end, c.num.start, c.num.end)
+        hit = self._standalone_cache.get(key)
+        if hit is None:
+            hit = self._standalone_cache[key] = self._read_standalone(c)
+        return hit
+
+    def _read_standalone(self, c: Cand) -> bool:
         num = c.num
         if "." not in num.text and num.value < 10 and float(num.value).is_integer():
             return False
