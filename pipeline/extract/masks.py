@@ -129,7 +129,23 @@ def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
         if len(key) >= 4:
             stems.setdefault(key[:3], []).append(key)
     index["\0stems"] = stems  # type: ignore[assignment]
-    return index, fallback, _trigger_scan(index)
+    return index, (fallback, _any_of(fallback)), _trigger_scan(index)
+
+
+def _any_of(fallback: list) -> re.Pattern[str] | None:
+    """One pattern matching where any of the names without a trigger matches: a stretch
+    it finds nothing in is not scanned once per name (None: they mix flags or refer to
+    their own groups, which joined would mean other groups)."""
+    if not fallback or len({pat.flags for _, pat, _ in fallback}) != 1 or \
+            any(pat.groups or _GROUP_REF_RE.search(pat.pattern) for _, pat, _ in fallback):
+        return None
+    try:
+        return re.compile("|".join(f"(?:{pat.pattern})" for _, pat, _ in fallback), fallback[0][1].flags)
+    except re.error:    # a global flag inside one of them ("(?i)...")
+        return None
+
+
+_GROUP_REF_RE = re.compile(r"\\\d|\(\?P=|\(\?\(")
 
 
 def _trigger_scan(index: dict[str, list]) -> tuple[re.Pattern[str], re.Pattern[str]]:
@@ -212,7 +228,7 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
     key = id(vocab)
     if key not in _names_cache:
         _names_cache[key] = _names_index(vocab)
-    index, fallback, (scan, scan_first) = _names_cache[key]
+    index, (fallback, any_fallback), (scan, scan_first) = _names_cache[key]
     stems = index["\0stems"]
     out: list[Span] = []
     last_end = -1
@@ -264,9 +280,10 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
         if best:
             out.append(Span(*best))
             last_end = best[1]
-    for kind, pat, name in fallback:
-        for m in pat.finditer(text, start, end):
-            out.append(Span(m.start(), m.end(), kind, name))
+    if any_fallback is None or any_fallback.search(text, start, end):
+        for kind, pat, name in fallback:
+            for m in pat.finditer(text, start, end):
+                out.append(Span(m.start(), m.end(), kind, name))
     if fallback:
         out.sort(key=lambda s: (s.start, -s.end))
     return out

@@ -146,7 +146,9 @@ def length_setting(lead: str) -> str | None:
 
 # four or more bare numbers in a row, apart only by spaces: the tick labels of a chart axis
 # as PDF text renders them ("0 100 200 300 400 BandWidth (Gbps)")
-_TICKS_RE = re.compile(r"(?<![\w.,])(?:\d(?:[\d.,]*\d)?[ \t\n]+){3,}\d(?:[\d.,]*\d)?(?![\w.,])")
+# (a digit leads, so ``re`` skips to each one in C; the look-behind after it checks the
+# character before it)
+_TICKS_RE = re.compile(r"\d(?<![\w.,]\d)(?:[\d.,]*\d)?[ \t\n]+(?:\d(?:[\d.,]*\d)?[ \t\n]+){2,}\d(?:[\d.,]*\d)?(?![\w.,])")
 
 
 def in_axis_ticks(text: str, start: int, end: int) -> bool:

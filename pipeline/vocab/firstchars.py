@@ -9,7 +9,10 @@ the empty string).
 """
 from __future__ import annotations
 
-from re import _constants as C, _parser  # the standard library's own pattern parser
+from re import _constants as C, _parser, IGNORECASE  # the standard library's own pattern parser
+
+from pipeline.vocab.caseless import lower_source
+from pipeline.vocab.trie import alternation
 
 _FOLDS = {"k": "\u212a", "s": "\u017f", "i": "\u0130\u0131"}  # what re.I folds besides case
 _WIDEST_RANGE = 300
@@ -157,3 +160,13 @@ def _extend(op, av, prefix: str, length: int) -> list[tuple[str, bool]]:
     else:
         return [(prefix, False)]        # ANY, NOT_LITERAL, group references, ...
     return [(prefix + ch, len(prefix) + 1 < length) for ch in chars]
+
+
+def lookahead(source: str, flags: int = 0) -> str:
+    """A look-ahead for the first letters a match of ``source`` (compiled with ``flags``)
+    can start with ("(?=(?:dyn|nvi|vll|...))"), to put before an alternation: ``re`` tries
+    an alternation's branches one by one at every word, and this rules most words out at
+    once. It never rules out a match; empty when the prefixes cannot be worked out."""
+    src = lower_source(source) if flags & IGNORECASE else source
+    found = prefixes(src) if src.isascii() else None
+    return f"(?={alternation(dict.fromkeys(found))})" if found else ""

@@ -17,9 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pipeline.vocab.caseless import Caseless, lower_source
-from pipeline.vocab.firstchars import first_chars, prefixes
-from pipeline.vocab.trie import alternation
+from pipeline.vocab.caseless import Caseless
+from pipeline.vocab.firstchars import first_chars, lookahead
 
 
 FILES = ("units", "hardware", "models", "engines", "conditions", "scopes")
@@ -93,19 +92,9 @@ def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I) ->
         names.append(name)
         groups.append(f"({pat})")
     body = "|".join(groups) or "(?!)"
-    lead = _guard(body, flags)
+    lead = lookahead(body, flags)
     body = rf"(?<![\w-]){lead}(?:{body})(?![\w])" if word else rf"{lead}(?:{body})"
     return NamedPatterns(re.compile(body, flags), names, {k: list(v) for k, v in table.items()})
-
-
-def _guard(source: str, flags: int) -> str:
-    """A look-ahead for the first letters a match of ``source`` can start with
-    ("(?=(?:dyn|nvi|vll|...))"): ``re`` tries an alternation's branches one by one at every
-    word, and this rules most words out at once; it never rules out a match (empty when
-    the prefixes cannot be worked out)."""
-    src = lower_source(source) if flags & re.I else source
-    found = prefixes(src) if src.isascii() else None
-    return f"(?={alternation(dict.fromkeys(found))})" if found else ""
 
 
 @dataclass
