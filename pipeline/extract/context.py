@@ -11,13 +11,14 @@ from pipeline.extract.patterns import (
     QUOTED_AND_STRICT_RE, REFERABLE, SHARED_FIELDS, SIG_RE,
 )
 from pipeline.model import Claim
+from pipeline.vocab.firstchars import word_led
 
 
 # a bare number right after a setting word is that setting's value
-SETTING_BEFORE_RE = re.compile(
+SETTING_BEFORE_RE = re.compile(word_led(
     r"(?i)\b(?:concurrency|concurrent\s+(?:users|requests)|batch(?:\s+size)?|bs|tp|ep|pp|dp|"
     r"isl|osl|(?:input|output|prompt|sequence)\s+length|qps|rps|request\s+rate|max[_ ]tokens)"
-    r"\s*(?:of|=|:|at|is)?\s*(?:about\s+|up\s+to\s+)?$")
+    r"\s*(?:of|=|:|at|is)?\s*(?:about\s+|up\s+to\s+)?$"))
 
 class ContextResolver:
     """Carries units, denominators and conditions from one figure to the numbers that refer

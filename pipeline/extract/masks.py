@@ -51,6 +51,12 @@ _LOCAL_PATTERNS = [
 ]
 _GLOBAL_RE = re.compile("|".join(f"(?:{p})" for p in _GLOBAL_PATTERNS), re.S)
 _LOCAL_RE = re.compile("|".join(f"(?:{p})" for p in _LOCAL_PATTERNS))
+# The same without its first pattern (a file name), for a window with no file extension
+# in it, where that pattern cannot match: it is the costly one (a run of word characters
+# tried back from every place).
+_LOCAL_NO_FILE_RE = re.compile("|".join(f"(?:{p})" for p in _LOCAL_PATTERNS[1:]))
+_FILE_EXT_RE = re.compile(r"\.(?:png|jpe?g|gif|svg|pdf|py|md|html?|json|yaml|sh)\b")
+assert _LOCAL_PATTERNS[0].endswith(_FILE_EXT_RE.pattern)
 
 
 def _model_pattern(vocab: Vocab) -> str:
@@ -293,7 +299,6 @@ _TOKEN_START_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9§#]")
 _NAME_KINDS_MASKED = ("model", "system", "accelerator", "technique", "dtype")
 
 
-_PREV_TOKEN_RE = re.compile(r"(\S*)\s*$")
 _NEXT_RE = re.compile(
     r"[-/:.'_]\d|(?:st|nd|rd|th|s)\b|[xX]\s?(?:TP|EP|DP|PP)|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b|[a-z]+\d"
     r"|[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b"
@@ -308,7 +313,7 @@ def _may_be_masked(text: str, start: int, end: int) -> bool:
     prev = text[max(0, start - 24):start]
     if prev[-1:] in ("-", "_", ".", "/", "#", "§", "v", "V", "=", "@", ":", "("):
         return True
-    token = _PREV_TOKEN_RE.search(prev).group(1)
+    token = prev.rsplit(None, 1)[-1] if prev and not prev.isspace() else ""   # its last word
     if token and (any(ch.isupper() or ch.isdigit() for ch in token) or token.lower() in ("v", "version", "release", "ver.", "sm")):
         return True
     if _NEXT_RE.match(text, end, end + 6):
@@ -354,8 +359,9 @@ class NumberMasks:
         lo = max(0, start - 28)  # the longest mask that reaches a number starts this far back
         hi = min(len(text), end + 40)
         # a region covering the number starts where a token starts: try only those places
+        local = _LOCAL_RE if _FILE_EXT_RE.search(text, lo, hi) else _LOCAL_NO_FILE_RE
         for t in _TOKEN_START_RE.finditer(text, lo, start + 1):
-            m = _LOCAL_RE.match(text, t.start(), hi)
+            m = local.match(text, t.start(), hi)
             if m and m.end() > start:
                 return True
         names = self.names_at(start) if self.names_at else find_names(text, self.vocab, max(0, start - 40), min(len(text), end + 12))

@@ -9,7 +9,8 @@ the empty string).
 """
 from __future__ import annotations
 
-from re import _constants as C, _parser, IGNORECASE  # the standard library's own pattern parser
+import re
+from re import _constants as C, _parser  # the standard library's own pattern parser
 
 from pipeline.vocab.caseless import lower_source
 from pipeline.vocab.trie import alternation
@@ -94,7 +95,7 @@ def prefixes(source: str, length: int = 3) -> frozenset[str] | None:
     pattern switches case-blindness on or off inside."""
     try:
         found = _prefixes(list(_parser.parse(source, 0)), [("", True)], length)
-    except _NoGuard:
+    except (_NoGuard, re.error):
         return None
     out = {p for p, _ in found}
     while len(out) > _MOST_PREFIXES and length > 1:
@@ -167,6 +168,25 @@ def lookahead(source: str, flags: int = 0) -> str:
     can start with ("(?=(?:dyn|nvi|vll|...))"), to put before an alternation: ``re`` tries
     an alternation's branches one by one at every word, and this rules most words out at
     once. It never rules out a match; empty when the prefixes cannot be worked out."""
-    src = lower_source(source) if flags & IGNORECASE else source
-    found = prefixes(src) if src.isascii() else None
+    # (lower-cased, a case-blind pattern's look-ahead stays short and ASCII, as caseless.py
+    # needs; compiled with the same flags, the letters as written match the same text)
+    src = lower_source(source) if flags & re.I and source.isascii() else source
+    found = prefixes(src)
     return f"(?={alternation(dict.fromkeys(found))})" if found else ""
+
+
+_WORD_START_RE = re.compile(r"(\(\?[aiLmsux]+\))?\\b")
+
+
+def word_led(source: str, flags: int = 0) -> str:
+    """``source`` (to be compiled with ``flags``) with ``lookahead`` put right after its
+    leading ``\\b`` (after a leading inline "(?i)"): a pattern searched over a window
+    before a figure ("at a concurrency of $") then tries its words only at the words that
+    can start one."""
+    m = _WORD_START_RE.match(source)
+    if m is None:
+        return source
+    if m.group(1) and "i" in m.group(1):
+        flags |= re.I
+    rest = source[m.end():]
+    return source[:m.end()] + lookahead(rest, flags) + rest
