@@ -8,7 +8,7 @@ import re
 from hypothesis import given, strategies as st
 
 from pipeline.extract.masks import find_names
-from pipeline.extract.trie import alternation
+from pipeline.vocab.trie import alternation
 from pipeline.vocab.loader import load
 
 words = st.lists(st.text("abcde", min_size=1, max_size=5), min_size=1, max_size=12, unique=True)

@@ -46,3 +46,36 @@ def test_the_index_finds_what_the_full_alternation_finds(text):
             assert got is None
         else:
             assert (got[0].span(), got[1]) == (whole.span(), v.unit_entries[whole.lastindex - 1])
+
+
+def test_prefixes_of_simple_patterns():
+    from pipeline.vocab.firstchars import prefixes
+    assert prefixes(r"(?<![\w-])(?:dynamo\s+sglang|vllm|hf\s+x)") == {"dyn", "vll", "hf"}
+    assert prefixes(r"(?:nvidia\s+)?dynamo") == {"nvi", "dyn"}
+    assert prefixes(r"p[59]0") == {"p50", "p90"}
+    assert prefixes(r"x?") is None                       # may match nothing
+    assert prefixes(r"\w+") is None                      # may start with anything
+    assert prefixes(r"(?i:ab)") is None                  # case rules it cannot follow
+
+
+_NAMED = ["engines", "dtypes", "techniques", "statistics", "phases", "workloads", "price_basis",
+          "scope_context", "accelerators"]
+
+
+@given(st.text(alphabet="vLlmSGsglangTRT- dynamoDynamop9950thavgmeanH100B200fp8", max_size=30))
+def test_a_guarded_vocabulary_finds_what_its_unguarded_alternation_finds(text):
+    """The look-ahead a vocabulary's alternation is led by (loader._guard) rules out no
+    match: the same spans and names with and without it."""
+    from pipeline.vocab.caseless import fold
+    v = load()
+    low = fold(text)
+    for name in _NAMED:
+        named = getattr(v, name)
+        src = named.pattern.pattern
+        lead = re.search(r"\(\?=\(\?:.*?\)\)(?=\(\?:\()", src)
+        if lead is None:
+            continue
+        bare = re.compile(src[:lead.start()] + src[lead.end():], named.pattern.flags)
+        want = [(m.span(), m.lastindex) for m in bare.finditer(text)]
+        assert [(m.span(), m.lastindex) for m in named.pattern.finditer(text)] == want
+        assert [(m.span(), m.lastindex) for m in named.caseless.finditer(text, low)] == want

@@ -183,7 +183,7 @@ class CandidateFinder:
                         c.value_text = text[n.start:nxt.end]
                         c.precision = min(n.precision, nxt.precision)
                         own = read_unit(text, nxt.end, self.v, limit)
-        cell = self.tables.at(n.start)
+        cell = at   # the same lookup as above
         if cell is None and self.tables.in_header(n.start) is not None:
             return None  # a header names its column ("75%(s)", "Batch 64"): no figure
         cur = currency_before(text, n.start)

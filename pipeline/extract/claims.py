@@ -74,6 +74,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._header_units: dict[str, object] = {}
         self._baselines: dict[int, tuple[int, int]] = {}  # id(cand) -> its baseline's span
         self._names_of_cache: dict[str, list] = {}        # probe text -> names in it
+        self._standalone_cache: dict[tuple, bool] = {}   # a bare figure's span -> may it be one
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
@@ -115,7 +116,13 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         search per part: far cheaper than the whole accelerator vocabulary over the text."""
         hit = self._parts_named.get(part)
         if hit is None:
-            hit = self._parts_named[part] = bool(re.search(rf"(?<![\w-]){re.escape(part)}s?(?![\w])", self.text))
+            # the pattern runs only where ``str.find`` finds the part's letters (a
+            # look-behind-led search tries every position of the text)
+            pat = re.compile(rf"(?<![\w-]){re.escape(part)}s?(?![\w])")
+            at = self.text.find(part)
+            while at >= 0 and not pat.match(self.text, at):
+                at = self.text.find(part, at + 1)
+            hit = self._parts_named[part] = at >= 0
         return hit
 
     def _printed_results(self) -> list[tuple[int, int]]:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipeline.vocab.firstchars import lookahead
 from pipeline.vocab.loader import load_raw
 
 AFTER_REACH = 90      # characters after the figure that can hold its direction and baseline
@@ -56,7 +57,9 @@ class _Words:
 
 
 def _alt(patterns: list[str]) -> str:
-    return r"\b(?:" + "|".join(f"(?:{p})" for p in patterns) + r")(?![\w-])"
+    """One case-blind pattern for a list of words, led by a look-ahead for their first letters."""
+    body = "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
+    return r"\b" + lookahead(body, re.I) + body + r"(?![\w-])"
 
 
 @lru_cache(maxsize=1)

@@ -11,13 +11,14 @@ from pipeline.extract.patterns import (
     QUOTED_AND_STRICT_RE, REFERABLE, SHARED_FIELDS, SIG_RE,
 )
 from pipeline.model import Claim
+from pipeline.vocab.firstchars import word_led
 
 
 # a bare number right after a setting word is that setting's value
-SETTING_BEFORE_RE = re.compile(
+SETTING_BEFORE_RE = re.compile(word_led(
     r"(?i)\b(?:concurrency|concurrent\s+(?:users|requests)|batch(?:\s+size)?|bs|tp|ep|pp|dp|"
     r"isl|osl|(?:input|output|prompt|sequence)\s+length|qps|rps|request\s+rate|max[_ ]tokens)"
-    r"\s*(?:of|=|:|at|is)?\s*(?:about\s+|up\s+to\s+)?$")
+    r"\s*(?:of|=|:|at|is)?\s*(?:about\s+|up\s+to\s+)?$"))
 
 class ContextResolver:
     """Carries units, denominators and conditions from one figure to the numbers that refer
@@ -111,7 +112,15 @@ class ContextResolver:
     def _standalone(self, c: Cand) -> bool:
         """Could this bare number be a figure? Not when a word follows that makes it a count
         ("16 boards"), nor a setting word precedes it ("concurrency of 64"), nor a tiny
-        integer, nor a reference marker."""
+        integer, nor a reference marker. Read once per figure: the candidate scan and both
+        passes of ``resolve_bare`` ask."""
+        key = (c.start, c.end, c.num.start, c.num.end)
+        hit = self._standalone_cache.get(key)
+        if hit is None:
+            hit = self._standalone_cache[key] = self._read_standalone(c)
+        return hit
+
+    def _read_standalone(self, c: Cand) -> bool:
         num = c.num
         if "." not in num.text and num.value < 10 and float(num.value).is_integer():
             return False

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 
 from pipeline.extract.numbers import ascii_lower
-from pipeline.extract.trie import alternation
+from pipeline.vocab.trie import alternation
 from pipeline.vocab.loader import Vocab
 
 _MONTHS = (
@@ -51,6 +51,12 @@ _LOCAL_PATTERNS = [
 ]
 _GLOBAL_RE = re.compile("|".join(f"(?:{p})" for p in _GLOBAL_PATTERNS), re.S)
 _LOCAL_RE = re.compile("|".join(f"(?:{p})" for p in _LOCAL_PATTERNS))
+# The same without its first pattern (a file name), for a window with no file extension
+# in it, where that pattern cannot match: it is the costly one (a run of word characters
+# tried back from every place).
+_LOCAL_NO_FILE_RE = re.compile("|".join(f"(?:{p})" for p in _LOCAL_PATTERNS[1:]))
+_FILE_EXT_RE = re.compile(r"\.(?:png|jpe?g|gif|svg|pdf|py|md|html?|json|yaml|sh)\b")
+assert _LOCAL_PATTERNS[0].endswith(_FILE_EXT_RE.pattern)
 
 
 def _model_pattern(vocab: Vocab) -> str:
@@ -129,7 +135,23 @@ def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
         if len(key) >= 4:
             stems.setdefault(key[:3], []).append(key)
     index["\0stems"] = stems  # type: ignore[assignment]
-    return index, fallback, _trigger_scan(index)
+    return index, (fallback, _any_of(fallback)), _trigger_scan(index)
+
+
+def _any_of(fallback: list) -> re.Pattern[str] | None:
+    """One pattern matching where any of the names without a trigger matches: a stretch
+    it finds nothing in is not scanned once per name (None: they mix flags or refer to
+    their own groups, which joined would mean other groups)."""
+    if not fallback or len({pat.flags for _, pat, _ in fallback}) != 1 or \
+            any(pat.groups or _GROUP_REF_RE.search(pat.pattern) for _, pat, _ in fallback):
+        return None
+    try:
+        return re.compile("|".join(f"(?:{pat.pattern})" for _, pat, _ in fallback), fallback[0][1].flags)
+    except re.error:    # a global flag inside one of them ("(?i)...")
+        return None
+
+
+_GROUP_REF_RE = re.compile(r"\\\d|\(\?P=|\(\?\(")
 
 
 def _trigger_scan(index: dict[str, list]) -> tuple[re.Pattern[str], re.Pattern[str]]:
@@ -212,7 +234,7 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
     key = id(vocab)
     if key not in _names_cache:
         _names_cache[key] = _names_index(vocab)
-    index, fallback, (scan, scan_first) = _names_cache[key]
+    index, (fallback, any_fallback), (scan, scan_first) = _names_cache[key]
     stems = index["\0stems"]
     out: list[Span] = []
     last_end = -1
@@ -264,9 +286,10 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
         if best:
             out.append(Span(*best))
             last_end = best[1]
-    for kind, pat, name in fallback:
-        for m in pat.finditer(text, start, end):
-            out.append(Span(m.start(), m.end(), kind, name))
+    if any_fallback is None or any_fallback.search(text, start, end):
+        for kind, pat, name in fallback:
+            for m in pat.finditer(text, start, end):
+                out.append(Span(m.start(), m.end(), kind, name))
     if fallback:
         out.sort(key=lambda s: (s.start, -s.end))
     return out
@@ -276,7 +299,6 @@ _TOKEN_START_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9§#]")
 _NAME_KINDS_MASKED = ("model", "system", "accelerator", "technique", "dtype")
 
 
-_PREV_TOKEN_RE = re.compile(r"(\S*)\s*$")
 _NEXT_RE = re.compile(
     r"[-/:.'_]\d|(?:st|nd|rd|th|s)\b|[xX]\s?(?:TP|EP|DP|PP)|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b|[a-z]+\d"
     r"|[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b"
@@ -291,7 +313,7 @@ def _may_be_masked(text: str, start: int, end: int) -> bool:
     prev = text[max(0, start - 24):start]
     if prev[-1:] in ("-", "_", ".", "/", "#", "§", "v", "V", "=", "@", ":", "("):
         return True
-    token = _PREV_TOKEN_RE.search(prev).group(1)
+    token = prev.rsplit(None, 1)[-1] if prev and not prev.isspace() else ""   # its last word
     if token and (any(ch.isupper() or ch.isdigit() for ch in token) or token.lower() in ("v", "version", "release", "ver.", "sm")):
         return True
     if _NEXT_RE.match(text, end, end + 6):
@@ -337,8 +359,9 @@ class NumberMasks:
         lo = max(0, start - 28)  # the longest mask that reaches a number starts this far back
         hi = min(len(text), end + 40)
         # a region covering the number starts where a token starts: try only those places
+        local = _LOCAL_RE if _FILE_EXT_RE.search(text, lo, hi) else _LOCAL_NO_FILE_RE
         for t in _TOKEN_START_RE.finditer(text, lo, start + 1):
-            m = _LOCAL_RE.match(text, t.start(), hi)
+            m = local.match(text, t.start(), hi)
             if m and m.end() > start:
                 return True
         names = self.names_at(start) if self.names_at else find_names(text, self.vocab, max(0, start - 40), min(len(text), end + 12))

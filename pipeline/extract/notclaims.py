@@ -34,7 +34,9 @@ from __future__ import annotations
 import re
 
 # inline TeX math: $...$ holding a command, a sub/superscript or braces
-_MATH_RE = re.compile(r"(?<![\\$])\$(?=[^$\n]{1,200}?\$)([^$\n]{1,200}?)\$")
+# (the "$" leads, so ``re`` skips to each one in C; the look-behind after it checks the
+# character before it)
+_MATH_RE = re.compile(r"\$(?<![\\$]\$)(?=[^$\n]{1,200}?\$)([^$\n]{1,200}?)\$")
 _TEX_RE = re.compile(r"\\[A-Za-z]+|[\^_{}]")
 
 # "at 16 QPS", "under a request rate of 8 req/s", "with an arrival rate of 2 requests/s"
@@ -144,7 +146,9 @@ def length_setting(lead: str) -> str | None:
 
 # four or more bare numbers in a row, apart only by spaces: the tick labels of a chart axis
 # as PDF text renders them ("0 100 200 300 400 BandWidth (Gbps)")
-_TICKS_RE = re.compile(r"(?<![\w.,])(?:\d(?:[\d.,]*\d)?[ \t\n]+){3,}\d(?:[\d.,]*\d)?(?![\w.,])")
+# (a digit leads, so ``re`` skips to each one in C; the look-behind after it checks the
+# character before it)
+_TICKS_RE = re.compile(r"\d(?<![\w.,]\d)(?:[\d.,]*\d)?[ \t\n]+(?:\d(?:[\d.,]*\d)?[ \t\n]+){2,}\d(?:[\d.,]*\d)?(?![\w.,])")
 
 
 def in_axis_ticks(text: str, start: int, end: int) -> bool:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from pipeline.extract.trie import alternation
+from pipeline.vocab.trie import alternation
 
 
 _SMALL = {
@@ -122,9 +122,24 @@ def ascii_lower(text: str) -> str:
 
 
 # "a" only as "a hundred" / "a thousand": alone it is the commonest word in English
-_SPELLED_RE = re.compile(
-    r"\b(?:a\s+(?:hundred|thousand)|" + alternation(dict.fromkeys(_SPELLED_FIRST - {"a"}, "")) + r")\b"
-)
+_SPELLED_WORDS = r"(?:a\s+(?:hundred|thousand)|" + alternation(dict.fromkeys(_SPELLED_FIRST - {"a"}, "")) + r")\b"
+# The character before the word leads the scan (a word starts where a non-word character
+# ends): ``re`` skips to a leading class in C, where a leading \b is tried at every place.
+_SPELLED_RE = re.compile(r"\W" + _SPELLED_WORDS)
+_SPELLED_AT_RE = re.compile(_SPELLED_WORDS)   # ... and one at the text's start
+
+
+def _spelled_starts(lower: str, start: int, end: int):
+    """Where a spelled number's first word starts in ``lower[start:end]``: the places
+    ``\b`` + ``_SPELLED_WORDS`` matches, found without overlap, in order."""
+    pos = start - 1 if start else 0
+    if start == 0:
+        first = _SPELLED_AT_RE.match(lower, 0, end)
+        if first is not None:
+            yield 0
+            pos = first.end()
+    for w in _SPELLED_RE.finditer(lower, pos, end):
+        yield w.start() + 1
 
 
 def find_numbers(text: str, start: int = 0, end: int | None = None, lower: str | None = None,
@@ -155,8 +170,7 @@ def find_numbers(text: str, start: int = 0, end: int | None = None, lower: str |
             out.append(n)
     spelled = False
     last = -1
-    for w in _SPELLED_RE.finditer(lower, start, end):
-        ws = w.start()
+    for ws in _spelled_starts(lower, start, end):
         if ws >= last:
             m = NUMBER_RE.match(text, ws, end)
             if m and m.group("word"):

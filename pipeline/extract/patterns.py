@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.vocab.firstchars import word_led
 from pipeline.vocab.loader import UnitEntry
 
 AND_TO_RE = re.compile(r"\s+(?:and|to)\s+$")
@@ -31,11 +32,11 @@ FOLLOWING_OK = {
     "that", "by", "mark", "number", "reported", "claimed", "listed", "stated", "attributed",
     "remains", "stands", "came", "comes", "holds", "but", "so", "than", "of", "per", "level",
 }
-PERF_VERB_RE = re.compile(
+PERF_VERB_RE = re.compile(word_led(
     r"\b(?:reach(?:es|ed)?|hit(?:s)?|stops?\s+at|stopped\s+at|top(?:s|ped)|peaks?\s+at|peaked\s+at|"
     r"came\s+(?:in\s+)?at|comes\s+(?:in\s+)?at|ran\s+at|runs\s+at|achiev(?:es|ed)|deliver(?:s|ed)|"
     r"sits?\s+at|lands?\s+at|clocks?\s+(?:in\s+)?at|manag(?:es|ed))\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|only\s+|just\s+)?$",
-    re.I,
+    re.I), re.I,
 )
 COORD_RE = re.compile(r"^[\s\"'”’,;:)*_]*(?:and|or|against|versus|vs\.?|compared\s+(?:to|with)|to|while|with)?[\s\"'“‘,(*_]*$", re.I)
 SKIP_HEADER_RE = re.compile(
@@ -77,7 +78,7 @@ CONDITION_BEFORE_RE = re.compile(
     r"steps?|epochs?|iterations?|version|users?|requests?|clients?|threads?|workers?)\b[^.;:]{0,25}$"
 )
 # "an RPS > 10", "QPS of 16": a rate acronym written before its number.
-UNIT_BEFORE_RE = re.compile(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=|:|at|around|about|~)?\s*$")
+UNIT_BEFORE_RE = re.compile(word_led(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=|:|at|around|about|~)?\s*$"))
 # A CamelCase or mixed-case product or company name ("InferenceX", "SambaNova", "vLLM").
 CAMEL_RE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z]{2,}[A-Za-z]*)\b")
 AT_POINT_RE = re.compile(r"\s+at\s+(?:an?\s+)?(?:P\d+\s+of\s+|interactivity\s+of\s+)?", re.I)

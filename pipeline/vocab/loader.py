@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.vocab.caseless import Caseless
-from pipeline.vocab.firstchars import first_chars
+from pipeline.vocab.firstchars import first_chars, lookahead
 
 
 FILES = ("units", "hardware", "models", "engines", "conditions", "scopes")
@@ -92,8 +92,8 @@ def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I) ->
         names.append(name)
         groups.append(f"({pat})")
     body = "|".join(groups) or "(?!)"
-    if word:
-        body = rf"(?<![\w-])(?:{body})(?![\w])"
+    lead = lookahead(body, flags)
+    body = rf"(?<![\w-]){lead}(?:{body})(?![\w])" if word else rf"{lead}(?:{body})"
     return NamedPatterns(re.compile(body, flags), names, {k: list(v) for k, v in table.items()})
 
 
