@@ -44,8 +44,9 @@ def _claim_id(doc_id: str, start: int, end: int) -> str:
 MIN_PRINTED_METRICS = 3
 
 
-# figures of a run (rates, times, their ratios) take the one model or hardware a document
-# names; a device's own specification (memory, bandwidth, power) does not
+# figures of a run in a table (rates, times, their ratios) take the one model or hardware a
+# document names; a device's own specification (memory, bandwidth, power) does not, nor a
+# figure in prose (coverage names one system and credits figures measured on another)
 SOLE_SUBJECT_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency", "ratio", "percent"})
 
 
@@ -297,8 +298,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                     model = self._section_subject(p_start, "model")
             if model is None and self.title_subject["model"]:
                 model = self.title_subject["model"]
-            if model is None and claim.family in SOLE_SUBJECT_FAMILIES:
-                model = self.sole_subject("model")
+
             claim.inherited = model is not None
         claim.model = model
         hw = self._hardware_in(s_start, s_end, c.start, c.after_unit, c)
@@ -306,8 +306,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             if not self._names_other_subject(s_start, s_end):
                 hw = self._hardware_in(p_start, s_start, s_start, s_start) or self._section_subject(p_start, "hardware")
             hw = hw or self.title_subject["hardware"]
-            if hw is None and claim.family in SOLE_SUBJECT_FAMILIES:
-                hw = self.sole_subject("hardware")
+
             if hw is not None:
                 claim.inherited = True
         if hw is not None:
