@@ -54,6 +54,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from pipeline.checker import is_range, name_pattern, phase_must_be_stated, product_pattern, settles
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,

@@ -44,12 +44,11 @@ from typing import IO, Any, Iterable
 import networkx as nx
 
 from pipeline.link.keys import model_key
-from pipeline.model import Claim
+from pipeline.model import INERT_STANCES, Claim
 
 AGREE = frozenset({"supports", "restates"})
 CHANGE = frozenset({"mismatch", "conflicts"})
 RELATIONS = AGREE | CHANGE | {"derives"}
-INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})   # as the record reads them
 MAX_CLAIMS = 100_000          # a selection larger than this is refused (narrow the filter)
 FORMATS = ("graphml", "gexf", "json")
 

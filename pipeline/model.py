@@ -11,6 +11,8 @@ from typing import Any
 
 ROLES = ("primary", "secondary", "unknown")
 STANCES = ("asserted", "reported", "negated", "hypothetical", "questioned")
+# stances under which a figure asserts nothing: never evidence, never a graph's fact
+INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})
 COMPARATORS = ("=", ">", ">=", "<", "<=", "~")
 FAMILIES = (
     "token_throughput", "request_throughput", "latency", "ratio", "percent", "money",

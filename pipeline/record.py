@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from pipeline.link.keys import model_key
-from pipeline.model import Claim, Link
+from pipeline.model import INERT_STANCES, Claim, Link
 from pipeline.store import CLAIM_COLUMNS, Store
 
-INERT_STANCES = frozenset({"negated", "hypothetical", "questioned"})
 # what a document relays of another party's claim ("the DeepSpeed team ... claiming 2x") is
 # that party's claim, not the document's measurement: never evidence for a verdict
 UNCHECKED_STANCES = INERT_STANCES | {"reported"}
