@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from pipeline.extract.change import Change, find_changes, same_value
+from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
 from pipeline.link.measure import param_kind
@@ -625,7 +625,7 @@ class Checker:
                 # "from 67 TPS to 253 ..., and to 368 TPS": the same start, and the
                 # claim's after figure later in the sentence
                 if same_value(pc.before, ch.before) and (
-                        same_value(pc.after, ch.after) or _written_after(sentence, pc.end, ch.after)):
+                        same_value(pc.after, ch.after) or written_after(sentence, pc.end, ch.after)):
                     same.append(e)
                 elif same_value(pc.before, ch.after) and same_value(pc.after, ch.before):
                     other.append((e, pc))
@@ -1021,16 +1021,6 @@ def range_shown(f: Claim, p: Claim) -> bool:
         return any(consistent(Figure(f.value, comparator=f.comparator or "=", precision=f.precision),
                               Figure(b, precision=p.precision)) for b in (p.low, p.high))
     return True
-
-
-def _written_after(text: str, pos: int, value: float) -> bool:
-    """Is ``value`` written as a number in ``text`` after ``pos``?"""
-    from pipeline.extract.numbers import NUMBER_RE, parse_match
-    for m in NUMBER_RE.finditer(text, pos):
-        n = parse_match(m)
-        if n is not None and same_value(n.value, value):
-            return True
-    return False
 
 
 def phase_must_be_stated(f: Claim) -> bool:

@@ -77,3 +77,13 @@ def change_before(text: str, start: int, pos: int) -> bool:
 def same_value(a: float, b: float) -> bool:
     """Two writings of one figure ("2.2k" and "2,200"; "1.5k" and "~1,500")."""
     return abs(a - b) <= 0.03 * max(abs(a), abs(b))
+
+
+def written_after(text: str, pos: int, value: float) -> bool:
+    """Is ``value`` written as a number in ``text`` after ``pos`` ("from 67 TPS to 253 ...,
+    and to 368 TPS": the change's later figure)? Read with the same number grammar."""
+    for m in NUMBER_RE.finditer(text, pos):
+        n = parse_match(m)
+        if n is not None and same_value(n.value, value):
+            return True
+    return False
