@@ -983,7 +983,7 @@ class SqlChecker(Checker):
     """``Checker`` over the warehouse: the figures it compares are chosen in SQL."""
 
     def __init__(self, store: Store, kept=None) -> None:
-        super().__init__(_Partial(db_path=str(store.path)))
+        super().__init__(_Partial(db_path=str(store.path), store=store))
         self.store = _Asked(store, kept)
         self._stack: list[_Ctx] = []
         self._pairs: set[tuple[str, str]] = set()     # parameters claims fetched for

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from pipeline.cause import cause_of, content_words, is_name, states_cause
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
@@ -110,6 +111,7 @@ class Query:
     peak: bool = False                  # "up to N": claims a best case of N (docs/claims-model.md §4)
     subject_text: str | None = None     # a leading name the vocabularies do not know
     change: Change | None = None        # "slipped from 2.2k to 1.5k": the figure is the after
+    cause: str | None = None            # what a change is credited to (pipeline/cause.py)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -217,7 +219,27 @@ def read_claim(text: str) -> Query:
     if fig.family == "money":
         q.label = money_label(text, fig.start)
     q.subject_text = _unknown_subject(text, fig.start)
+    q.cause = _cause(text, fig)
+    if q.cause and q.subject_text and not is_name(q.subject_text) \
+            and set(content_words(q.subject_text)) <= set(q.cause.split()):
+        # "Multi-step scheduling raises ...": a capital that only opens the sentence opens
+        # the cause, judged as a whole; "Compressed-FSM", "DistServe" stay names
+        q.subject_text = None
     return q
+
+
+def _cause(text: str, fig: Claim) -> str | None:
+    """The cause a ratio or percent headline credits with its change, less the names the
+    vocabularies know."""
+    from pipeline.extract.masks import find_names
+    from pipeline.vocab.loader import load
+
+    if fig.family not in ("ratio", "percent"):
+        return None
+    # a technique named in the cause stays a word of it ("torch.compile integration")
+    spans = [(n.start, n.end) for n in find_names(text, load())
+             if n.kind in ("model", "engine", "accelerator", "system")]
+    return cause_of(text, fig.start, spans)
 
 
 def _threshold_like(c: Claim) -> bool:
@@ -234,6 +256,13 @@ _LEAD_NAME_RE = re.compile(r"(?:The\s+|A\s+|An\s+)?([A-Z][\w.+-]*[\w+](?:'s|’s
 _NOT_NAMES = frozenset("""a an the this that these those our their its it we they some someone
     one no new every each all any most many gpu gpus llm llms cpu per at on in for with by from
     using running serving""".split())
+# words that open a leading phrase or clause ("Under load, ...", "Compared with vLLM, ...",
+# "With FP8, ...", "Overall, ..."), never a system's name
+_LEAD_PHRASE_WORDS = frozenset("""under after before with without across over during while
+    when whenever since compared thanks according against despite given unlike like beyond
+    within through via into upon between among amid at on in for by from to of if although
+    though because once as overall today now here there still even also only just again
+    meanwhile however moreover besides finally recently previously initially""".split())
 
 
 @lru_cache(maxsize=1)
@@ -281,6 +310,14 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
     name = m.group(1)
     possessive = name.endswith(("'s", "’s"))
     bare = name[:-2] if possessive else name
+    if bare.lower() in _LEAD_PHRASE_WORDS:
+        # "Under tensor parallelism, DeepSeek-V3 ...": a leading phrase, not a name; the
+        # subject, if any, comes after its comma
+        comma = text.find(",", m.end(1), fig_start)
+        if comma < 0:
+            return None
+        rest_text = text[comma + 1:].lstrip()
+        return _unknown_subject(rest_text, fig_start - (len(text) - len(rest_text)))
     if bare.lower() in _NOT_NAMES:
         return None
     names = find_names(text, load())
@@ -513,6 +550,10 @@ class Checker:
             if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path) \
                     and not owns_product(q.subject_text, p):
                 opened.append(q.subject_text)
+        if q.cause and p.family in ("ratio", "percent"):
+            d = self.record.doc(p)
+            if not states_cause(q.cause, self.record.lead_in(p), d.title, d.publisher, d.path):
+                opened.append(q.cause)
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", fk.statistic, pk_.statistic)
         # workload settings that change the number, where the claim states them

@@ -83,13 +83,16 @@ class Record:
     findings: dict[str, list[str]] = field(default_factory=dict)
     linked_in_memory: bool = False
     db_path: str = ""
+    # the open warehouse, kept so a lookup that needs a document's text (``lead_in``) can
+    # read just that document when the record was loaded without texts
+    store: Store | None = field(default=None, repr=False, compare=False)
 
     # --- loading -----------------------------------------------------------------------
     @classmethod
     def load(cls, store: Store, families: Iterable[str] | None = None,
              with_links: bool = True, with_text: bool = True) -> "Record":
         """Read the warehouse. ``families`` limits the claims read (check reads few)."""
-        rec = cls(db_path=str(store.path))
+        rec = cls(db_path=str(store.path), store=store)
         cols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
         sql = f"SELECT {cols} FROM claims"
         params: list = []
@@ -207,6 +210,27 @@ class Record:
         if i >= 0:
             return (sentence[:i], claim.surface, sentence[i + len(claim.surface):])
         return ("", claim.surface, "")
+
+    def text_of(self, d: DocInfo) -> str:
+        """A document's stored text, read on first use where the record holds none."""
+        if d.text is None and self.store is not None:
+            try:
+                _, rows = self.store.query("SELECT text FROM documents WHERE id = ?", [d.id])
+            except Exception:       # a closed warehouse: the sentence alone is what we have
+                return ""
+            d.text = rows[0][0] if rows and rows[0][0] is not None else ""
+        return d.text or ""
+
+    def lead_in(self, claim: Claim) -> str:
+        """What leads up to a figure: its section (from the heading before it) through its
+        sentence (``pipeline.cause.lead_in``); the sentence alone without the text."""
+        from pipeline.cause import lead_in
+
+        text = self.text_of(self.doc(claim))
+        end = claim.sentence_end if claim.sentence_end is not None else claim.end
+        if text and 0 <= end <= len(text):
+            return lead_in(text, end)
+        return claim.sentence or ""
 
     def params_of(self, claim: Claim) -> tuple[float, Claim | None] | None:
         """The size of the claim's model: its own ``model_params``, else a parameters

@@ -137,3 +137,69 @@ def test_a_relayed_claim_is_no_evidence(primary_db):
     assert v.verdict != "supported", v.explanation
     v = check("vLLM runs LLaMA-7B up to 1.8x faster than DeepSpeed-FastGen.", db)
     assert v.verdict == "supported", v.explanation
+
+
+CAUSES = """\
+# Engine release notes
+
+## Batching requests several steps ahead
+
+We now schedule the batch once for several consecutive decoding steps.
+
+This improves the throughput of serving Llama 3 70B on 4 H100 GPUs by 28%.
+
+## Overlapping output handling
+
+Detokenization now runs while the next step computes; the time per output token on Llama 3
+70B drops by 9%.
+
+Kernel autotuning and int8/int4 weights raise request throughput on Mistral 7B by 30% and
+45% respectively compared to fp16.
+"""
+
+
+@pytest.fixture(scope="module")
+def causes_db(primary_db) -> str:
+    return primary_db("release.md", CAUSES)
+
+
+@pytest.mark.parametrize("faithful, false", [
+    # a change is credited to its cause: the 28% came from scheduling steps ahead, not from
+    # overlapping output handling (the section the figure stands in says which)
+    ("Multi-step scheduling raises Llama 3 70B throughput on 4 H100 GPUs by 28%.",
+     "Overlapped output processing raises Llama 3 70B throughput on 4 H100 GPUs by 28%."),
+    # "improves X ... by 28%": the verb far before "by" gives the direction
+    ("Throughput of Llama 3 70B on 4 H100 GPUs rose by 28% with multi-step scheduling.",
+     "Throughput of Llama 3 70B on 4 H100 GPUs fell by 28% with multi-step scheduling."),
+    # "respectively": 45% is int4's gain, 30% int8's
+    ("INT4 weights lift Mistral 7B request throughput by 45% over fp16.",
+     "INT8 weights lift Mistral 7B request throughput by 45% over fp16."),
+    # "30% and 45% ... compared to fp16": both members of the list are gains over fp16
+    ("INT8 weights lift Mistral 7B request throughput by 30% over fp16.",
+     "INT8 weights cut Mistral 7B request throughput by 30% against fp16."),
+])
+def test_a_change_is_credited_to_its_cause_and_list_place(causes_db, faithful, false):
+    v = check(faithful, causes_db)
+    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
+    v = check(false, causes_db)
+    assert v.verdict != "supported", (false, v.explanation)
+
+
+def test_a_leading_phrase_is_no_subject():
+    from pipeline.checker import read_claim
+
+    q = read_claim("Under tensor parallelism, DeepSeek-V3 on vLLM leaves 34GB of free memory per H200")
+    assert q.subject_text is None
+    q = read_claim("Under heavy load, DistServe serves 3,000 tokens per second on Llama 3 8B")
+    assert q.subject_text == "DistServe"
+    # in a change, the leading capital opens the cause, judged as a whole
+    q = read_claim("Multi-step scheduling raises Llama 3 70B throughput by 28%")
+    assert q.subject_text is None and q.cause == "Multi step scheduling"
+
+
+def test_a_v_before_the_version_is_a_spelling_of_the_model():
+    from pipeline.vocab.loader import load
+
+    v = load()
+    assert v.canonical_model("llama-v2-70b") == v.canonical_model("Llama-2-70B") == "Llama 2 70B"
+    assert v.canonical_model("DeepSeek-V3") == "DeepSeek-V3"

@@ -13,7 +13,7 @@ from pipeline.extract.numbers import (
 )
 from pipeline.extract.patterns import (
     AND_TO_RE, AT_POINT_RE, BRACKETED_RE, CAP_WORD_RE, CELL_NUMBER_RE, DOUBLE_NOUN_RE,
-    HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
+    BY_FACTOR_BEFORE_RE, HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
     RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
     SPACED_MAGNITUDE_RE, SPREAD_BEFORE_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     TRAILING_TIME_UNIT_RE,
@@ -202,7 +202,9 @@ class CandidateFinder:
                 c.scope, c.explicit_scope = "per_gpu", True
             return c
         if own is not None:
-            if own.entry.family == "ratio" and (self._is_count(c.end, own, n) or NOT_RATIO_AFTER_RE.match(text, own.end)):
+            if own.entry.family == "ratio" and (self._is_count(c.end, own, n) or (
+                    NOT_RATIO_AFTER_RE.match(text, own.end)
+                    and not BY_FACTOR_BEFORE_RE.search(text, max(0, n.start - 12), n.start))):
                 return None
             if own.entry.family == "latency" and TIME_REF_RE.match(text, own.end, own.end + 20):
                 return None

@@ -15,6 +15,7 @@ from pipeline.extract import conditions as cond
 from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
 from pipeline.extract.context import ContextResolver, share_baselines, share_conditions
+from pipeline.extract.lists import map_respectively, share_list_comparison
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
@@ -80,6 +81,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
         self.figures_in: dict[int, int] = {}  # sentence start -> how many figures with a unit
+        self.families_in: dict[int, set[str]] = {}  # sentence start -> their families
         self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self._one_cache: dict[int, int] = {}
@@ -273,7 +275,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     def _sentence_conditions(self, claim: Claim, c: Cand, s_start: int, s_end: int, p_start: int) -> None:
         text, v = self.text, self.v
         # scope: the unit's own denominator, then the clause around the figure
-        if not claim.scope and claim.family in ("token_throughput", "request_throughput", "money", "tokens"):
+        if not claim.scope and claim.family in ("token_throughput", "request_throughput", "money", "tokens",
+                                                "bandwidth"):
             lo = max(s_start, self._prev_end(c, s_start))
             hi = min(s_end, self._next_start(c, s_end))
             scope = self._scope_from_context(c, lo, hi)
@@ -365,6 +368,13 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         j = self.text.rfind("\n# ", 0, pos)
         return max(i, j, 0)
 
+    def listed_names(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
+        """Names of one kind in ``text[start:end]``, models by their canonical name."""
+        hits = self._names_in(kind, start, end)
+        if kind == "model":
+            hits = [(s, e, self.v.canonical_model(n)) for s, e, n in hits]
+        return hits
+
     def _named(self, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
         hits = self._before_next(self._not_baseline(self._names_in(kind, s_start, s_end), c), c)
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
@@ -385,6 +395,13 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             s, e, name = hits[-1]
             if name != "peak" or PEAK_WORD_RE.search(text[s:e]):
                 return name
+        if not hits and lo > s_start and len(self.families_in.get(s_start, ())) == 1:
+            # the sentence's one figure, or figures of one kind: "Even at the 99th percentile,
+            # X answered in 4.97 s"; "an average throughput of ~73.7k tokens/s input ... or
+            # ~14.8k tokens/s output" (a nearer statistic of its own was taken above)
+            for s, e, name in self.v.statistics.finditer(text, s_start, c.start, self.fold):
+                if name != "peak":
+                    return name
         nxt = self._next_start(c, s_end)
         hi = min(nxt, c.after_unit + 30)
         for s, e, name in self.v.statistics.finditer(text, c.end, hi, self.fold):
@@ -574,6 +591,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
         if c.family:
             s = ex.seg.sentence(c.start)[0]
             ex.figures_in[s] = ex.figures_in.get(s, 0) + 1
+            ex.families_in.setdefault(s, set()).add(c.family)
     for c in sorted((c for c in cands if c.family), key=depth):
         try:
             claim = ex.build(c)
@@ -606,6 +624,8 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
     ex.refine_families(claims)
     share_conditions(claims)
     share_baselines(ex.text, claims)
+    share_list_comparison(ex.text, claims)
+    map_respectively(ex.text, claims, ex.listed_names)
     out, seen = [], set()
     for c in claims:
         if (c.start, c.end) not in seen:

@@ -23,6 +23,9 @@ from pipeline.vocab.loader import load_raw
 
 AFTER_REACH = 90      # characters after the figure that can hold its direction and baseline
 BEFORE_REACH = 60     # characters before it ("reduces latency by 50%", "a speedup of 2x")
+BY_REACH = 160        # characters before "by N%" that can hold the verb it completes
+_BY_RE = re.compile(r"\bby\s+(?:(?:up\s+to|about|around|roughly|nearly|almost|over|more\s+than|"
+                    r"approximately|~|an?\s+(?:average|additional|extra)\s+of)\s*)?$", re.I)
 _GENERIC_SPEED = re.compile(r"(?i)faster|slower|quicker|speed|speed-?ups?")
 _COORD = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
 _CLAUSE_END = re.compile(r"[;:!?]|\.(?:\s|$)|,\s+(?:and|but|while|whereas|which)\b|\n\s*\n")
@@ -197,6 +200,13 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
         direction = "up"     # "8x the goodput of vLLM" is a multiple of it
     if direction is None:
         d = _first(w.direction, before, last=True)
+        direction = d[0] if d else None
+    if direction is None and _BY_RE.search(before):
+        # "improves the throughput of running Llama 70B models on 4xH100 by 28%": the verb
+        # that "by" completes may stand further back than the usual reach, in its clause
+        far = text[max(s_start, prev_end, start - BY_REACH):start]
+        far = far[max((m.end() for m in _CLAUSE_END.finditer(far)), default=0):]
+        d = _first(w.direction, far, last=True)
         direction = d[0] if d else None
     # "faster" says only that something sped up: the quantity named beside it says what
     # did ("5.1x faster TTFT", "the first token arrives 5.1x faster")

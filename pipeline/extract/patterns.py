@@ -60,6 +60,8 @@ RATIO_NOUNS = {
     "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
 }
 # "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
+# ... unless the multiplier completes "by": "increased by 4 times and 2 times" is a factor
+BY_FACTOR_BEFORE_RE = re.compile(r"\bby\s+(?:about\s+|around\s+|nearly\s+|over\s+|up\s+to\s+)?$", re.I)
 NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])(?:\s*[-+=&^/]|\s+\*|\*(?=\d))\s*\w|(?<=[xX×])[ \t]+\d")
 # a cell that is one figure: "1,234", "~2.5k", "3-4x", "12%", "132.19 ± 0.55" (a mean and
 # its spread), "6.74 B"

@@ -132,7 +132,12 @@ class Vocab:
 
     def canonical_model(self, name: str) -> str:
         key = re.sub(r"[\s_\-]+", " ", name.strip().lower())
-        return self.model_aliases.get(key, name.strip())
+        canon = self.model_aliases.get(key)
+        if canon is None:
+            # "llama-v2-70b" (llmperf's model ids) is "Llama 2 70B": a "v" before the
+            # version number is a spelling, tried only where the plain key is unknown
+            canon = self.model_aliases.get(re.sub(r"\bv(?=\d)", "", key))
+        return canon or name.strip()
 
 
 def _unit_index(groups: list[str], entries: list[UnitEntry]) -> dict[str, tuple[re.Pattern[str], list[UnitEntry]]]:
