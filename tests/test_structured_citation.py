@@ -216,3 +216,33 @@ def test_trace_and_report_print_the_citation(STRUCT, db, run_cli, tmp_path):
     html = (out / "report.html").read_text()
     assert "cited as: " + want in md
     assert "cited as: " + want in html
+
+
+# --- bad files named on the command line: one clear error each, nothing stored --------------
+
+def test_bad_files_named_on_the_command_line_are_one_error_each(tmp_path, run_cli):
+    import duckdb
+
+    shutil.copyfile(FIX / "bad" / "missing_column.csv", tmp_path / "missing_column.csv")
+    shutil.copyfile(FIX / "bad" / "other_shape.json", tmp_path / "other_shape.json")
+    (tmp_path / "map.toml").write_text('[columns]\nhardware = "gpu_type"\n[[value]]\n'
+                                       'column = "tps"\nunit = "tokens/s"\n')
+    (tmp_path / "mine.csv").write_text("gpu,tps\nH100,1450.2\n")
+    db = tmp_path / "x.duckdb"
+    for args, n in ((("missing_column.csv", "other_shape.json"), 2),
+                    (("mine.csv", "--mapping", "map.toml"), 1)):
+        proc = run_cli("ingest", *args, "--db", str(db), cwd=tmp_path)
+        assert proc.returncode == 0 and f" {n} errors" in proc.stdout, proc.stdout + proc.stderr
+        assert proc.stderr.count("error: ") == n
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        errors = dict(con.execute("SELECT path, reason FROM ingest_errors").fetchall())
+        assert sorted(errors) == ["mine.csv", "missing_column.csv", "other_shape.json"]
+        assert "without the column Performance_Units" in errors["missing_column.csv"]
+        assert errors["other_shape.json"].startswith("JSON file of another shape")
+        assert "names column 'gpu_type' that the file does not have (its columns: gpu, tps)" \
+            in errors["mine.csv"]
+        assert con.execute("SELECT count(*) FROM documents").fetchone() == (0,)
+        assert con.execute("SELECT count(*) FROM claims").fetchone() == (0,)
+    finally:
+        con.close()
