@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pipeline.check_sql import check_query
 from pipeline.checker import (VERDICTS, Checker, Query, Verdict, check_loaded, check_text, format_verdict, judge_stored, query_from_claim, read_claim, loaded_families, name_pattern, fold_name, states_settings, names_subject, size_condition)
-from pipeline.store import Store
+from pipeline.citation import cite_claims, cite_evidence
+from pipeline.model import Claim
+from pipeline.store import CLAIM_COLUMNS, Store
 
-__all__ = ["VERDICTS", "Checker", "Query", "Verdict", "check_loaded", "check_text", "format_verdict", "judge_stored", "query_from_claim", "read_claim", "loaded_families", "name_pattern", "fold_name", "states_settings", "names_subject", "size_condition", "check"]
+__all__ = ["VERDICTS", "Checker", "Query", "Verdict", "check_loaded", "check_text", "format_verdict", "judge_stored", "query_from_claim", "read_claim", "loaded_families", "name_pattern", "fold_name", "states_settings", "names_subject", "size_condition", "check", "cited"]
 
 
 def check(text: str, db: str | None = None, store=None, loaded=check_loaded,
@@ -23,6 +25,21 @@ def check(text: str, db: str | None = None, store=None, loaded=check_loaded,
     """
     q = read_claim(text)
     if store is not None:
-        return check_query(q, store, loaded=loaded, kept=kept)
+        return cited(check_query(q, store, loaded=loaded, kept=kept), store)
     with Store.open(db, read_only=True) as store:
-        return check_query(q, store, loaded=loaded, kept=kept)
+        return cited(check_query(q, store, loaded=loaded, kept=kept), store)
+
+
+def cited(verdict: Verdict, store) -> Verdict:
+    """The verdict with each evidence figure read from a benchmark result file cited as
+    its source asks (MLPerf version, division, result ID, scenario, retrieval date; the
+    file and row or pointer of others: ``pipeline.citation``)."""
+    ids = [e.id for e in verdict.evidence]
+    if not ids:
+        return verdict
+    cols = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS)
+    _, rows = store.query(f"SELECT {cols} FROM claims WHERE list_contains(?, id)", [ids])
+    claims = [Claim(**dict(zip(CLAIM_COLUMNS, r))) for r in rows]
+    lines = cite_claims(store, claims)
+    cite_evidence(verdict, lines.get)
+    return verdict

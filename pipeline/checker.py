@@ -88,12 +88,14 @@ class Evidence:
     end: int = 0
     source: str = ""
     detail: str = ""
+    citation: str = ""  # a result file's row, cited (pipeline.citation; set by the caller)
 
     def to_dict(self) -> dict:
         return {"id": self.id, "doc_path": self.doc_path, "page": self.page,
                 "surface": self.surface, "value": self.value, "unit": self.unit,
                 "scope": self.scope, "relation": self.relation, "start": self.start,
-                "end": self.end, "source": self.source, "detail": self.detail}
+                "end": self.end, "source": self.source, "detail": self.detail,
+                "citation": self.citation or None}
 
 
 @dataclass
@@ -1196,4 +1198,6 @@ def format_verdict(v: Verdict) -> str:
             page = f", p. {e.page}" if e.page else ""
             lines.append(f"  {e.relation:<14} {e.surface}  {e.doc_path} [{e.start}:{e.end}]{page}"
                          f"  [{e.id}]" + (f"  {e.detail}" if e.detail else ""))
+            if e.citation:
+                lines.append(f"  {'':<14} cited as: {e.citation}")
     return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from pipeline.citation import Citations
 from pipeline.link.keys import model_key
 from pipeline.model import INERT_STANCES, Claim, Link
 from pipeline.store import CLAIM_COLUMNS, Store
@@ -83,6 +84,7 @@ class Record:
     findings: dict[str, list[str]] = field(default_factory=dict)
     linked_in_memory: bool = False
     db_path: str = ""
+    citations: Citations | None = None    # how figures of result files are cited
     # the open warehouse, kept so a lookup that needs a document's text (``lead_in``) can
     # read just that document when the record was loaded without texts
     store: Store | None = field(default=None, repr=False, compare=False)
@@ -111,6 +113,7 @@ class Record:
             d.published = _date(d.published)
             rec.docs[d.id] = d
         rec.findings = {c.id: list(c.findings) for c in rec.claims.values() if c.findings}
+        rec.citations = Citations.load(store)
         if with_links:
             _, lrows = store.query(
                 "SELECT src, dst, relation, consistent, detail, computed, other FROM links"
@@ -193,6 +196,13 @@ class Record:
                     idx[ln.other].append(ln)
             self._by_claim = idx
         return self._by_claim.get(claim_id, [])
+
+    def citation(self, claim: Claim) -> str | None:
+        """How a figure read from a benchmark result file is cited (MLPerf version,
+        division, result ID, scenario, retrieval date; file and row of others), else None."""
+        if self.citations is None:
+            return None
+        return self.citations.of(claim, self.doc(claim).text)
 
     def findings_of(self, claim_id: str) -> list[str]:
         return self.findings.get(claim_id, [])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pipeline.citation import cite_evidence
 from pipeline.model import Claim, Link
 from pipeline.record import DocInfo, Record
 from pipeline.words import cite, describe, fmt_number, scope_words
@@ -47,6 +48,8 @@ class Trace:
     cluster: list[tuple[Claim, DocInfo]] = field(default_factory=list)
     verdict: object | None = None   # pipeline.check.Verdict for non-primary figures
     story: object | None = None     # pipeline.graph.ClaimStory: first appearance, propagation
+    # claim id -> citation line, for the figures shown that a benchmark result file holds
+    citations: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         c, d = self.claim, self.doc
@@ -54,7 +57,8 @@ class Trace:
         def ref(x: Claim, xd: DocInfo) -> dict:
             return {"id": x.id, "doc_path": xd.path, "page": x.page, "start": x.start,
                     "end": x.end, "surface": x.surface, "value": x.value, "unit": x.unit,
-                    "scope": x.scope, "role": xd.role, "published": xd.published}
+                    "scope": x.scope, "role": xd.role, "published": xd.published,
+                    "citation": self.citations.get(x.id)}
 
         return {
             "claim": {**ref(c, d), "family": c.family, "comparator": c.comparator,
@@ -144,8 +148,15 @@ def trace(claim_id: str, record: Record, checker=None) -> Trace:
         verdict = judge_stored(checker or Checker(record), c)
     from pipeline.graph import claim_story
 
+    cites = {x.id: line for x in [c, *(s.claim for s in steps), *(m for m, _ in members)]
+             if (line := record.citation(x))}
+    if verdict is not None:
+        def line_of(i: str) -> str | None:
+            x = record.claims.get(i)
+            return cites.get(i) or (record.citation(x) if x is not None else None)
+        cite_evidence(verdict, line_of)
     return Trace(c, d, record.quote(c), record.findings_of(c.id), c.asserted_by, cited, steps,
-                 cid, members, verdict, claim_story(record, c.id))
+                 cid, members, verdict, claim_story(record, c.id), cites)
 
 
 def format_trace(t: Trace) -> str:
@@ -160,6 +171,10 @@ def format_trace(t: Trace) -> str:
         f"  quantity   {describe(c)}",
         f"  appears in {d.path} [{c.start}:{c.end}]" + (f", page {c.page}" if c.page else "")
         + f"  ({d.role}{', ' + d.published if d.published else ''}; {d.name})",
+    ]
+    if c.id in t.citations:
+        lines.append(f"  cited as   {t.citations[c.id]}")
+    lines += [
         f"  sentence   {' '.join(before.split())[-200:]} »{fig}« {' '.join(after.split())[:200]}"
         .rstrip(),
         f"  stance     {c.stance}",
@@ -176,6 +191,8 @@ def format_trace(t: Trace) -> str:
         for s in t.steps:
             lines.append(f"    {s.phrase} {s.claim.surface} [{s.claim.id}] in {cite(s.doc, s.claim.page)}"
                          f" ({s.doc.role})" + (f": {s.detail}" if s.detail else ""))
+            if s.claim.id in t.citations:
+                lines.append(f"      cited as {t.citations[s.claim.id]}")
     else:
         lines.append("  links      none")
     if t.cluster:
@@ -190,4 +207,7 @@ def format_trace(t: Trace) -> str:
     if t.verdict is not None:
         v = t.verdict
         lines.append(f"  check      {v.verdict}: {v.explanation}")
+        for e in v.evidence:
+            if getattr(e, "citation", ""):
+                lines.append(f"    {e.relation} {e.surface}, cited as {e.citation}")
     return "\n".join(lines) + "\n"

@@ -31,7 +31,7 @@ STAGES = (
     ("pipeline.extract", 2),
     ("pipeline.link", 3),
     ("pipeline.store", 4), ("pipeline.dbguard", 4), ("pipeline.migrate", 4),
-    ("pipeline.record", 4), ("pipeline.words", 4),
+    ("pipeline.record", 4), ("pipeline.words", 4), ("pipeline.citation", 4),
     ("pipeline.checker", 5), ("pipeline.check", 5), ("pipeline.check_sql", 5), ("pipeline.run", 5),
     ("pipeline.link_flow", 5), ("pipeline.link_parts", 5), ("pipeline.ray_ingest", 5),
     ("pipeline.report", 6), ("pipeline.trace", 6), ("pipeline.graph", 6), ("pipeline.output", 6),

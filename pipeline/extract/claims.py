@@ -76,6 +76,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._header_units: dict[str, object] = {}
         self._baselines: dict[int, tuple[int, int]] = {}  # id(cand) -> its baseline's span
         self._names_of_cache: dict[str, list] = {}        # probe text -> names in it
+        self._ident_cache: dict[tuple, dict] = {}         # (field, cell text) -> what it names
         self._standalone_cache: dict[tuple, bool] = {}   # a bare figure's span -> may it be one
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
@@ -491,7 +492,14 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     def _ident_values(self, field: str, text: str) -> dict:
         """What an identifier cell names: a model, engine or precision from the
         vocabulary (a model column's own text when the vocabulary has no such model),
-        hardware with its count."""
+        hardware with its count. Kept per (field, text): a result file's 10,000 rows name
+        the same few models and GPUs (a copy is returned: callers may add to it)."""
+        hit = self._ident_cache.get((field, text))
+        if hit is None:
+            hit = self._ident_cache[(field, text)] = self._ident_values_of(field, text)
+        return dict(hit)
+
+    def _ident_values_of(self, field: str, text: str) -> dict:
         t = clean(text)
         if not t:
             return {}

@@ -237,7 +237,7 @@ class SubjectFinder:
             if part:
                 found = self._probe_hardware.get(part)
                 if found is None:
-                    found = self._probe_hardware[part] = cond.hardware_mentions(part, find_names(part, v), 0, len(part))
+                    found = self._probe_hardware[part] = cond.hardware_mentions(part, self._names_of(part), 0, len(part))
                 if found:
                     hw = found[0]
                     break

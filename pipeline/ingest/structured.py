@@ -349,7 +349,8 @@ def _mlperf(rows: list[dict], where: list[str], source: str) -> Parsed:
                         "accelerator) is not an official MLPerf result"}
     if corrections:
         meta["unit_corrections"] = corrections
-    return Parsed(w.text, "markdown", title=title, publisher="MLCommons", meta=meta)
+    return Parsed(w.text, "markdown", title=title, publisher="MLCommons",
+                  meta={**meta, "tables": w.tables})
 
 
 # --- MLPerf run log -------------------------------------------------------------------------
@@ -408,7 +409,8 @@ def _mlperf_log(text: str) -> Parsed:
                                                   "Completed tokens per second", "Result is")
                            if k in fields},
             "test_parameters": limits, "latency_ns": lat}
-    return Parsed(w.text, "markdown", title=title, publisher="MLCommons", meta=meta)
+    return Parsed(w.text, "markdown", title=title, publisher="MLCommons",
+                  meta={**meta, "tables": w.tables})
 
 
 def log_units(result: float, log_text: str) -> str | None:
@@ -513,4 +515,4 @@ def _llmperf(text: str) -> Parsed:
     if published:
         meta["published_source"] = "timestamp"
     return Parsed(w.text, "markdown", title=title, publisher="llmperf leaderboard",
-                  published=published, meta=meta)
+                  published=published, meta={**meta, "tables": w.tables})

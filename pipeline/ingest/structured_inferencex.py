@@ -309,4 +309,4 @@ def parse(text: str) -> Parsed:
         meta["published_source"] = "latest result date"
         meta["dates"] = [dates[0], dates[-1]]
     return Parsed(w.text, "markdown", title=title, publisher="SemiAnalysis InferenceX",
-                  published=published, meta=meta)
+                  published=published, meta={**meta, "tables": w.tables})

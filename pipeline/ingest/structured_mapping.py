@@ -596,7 +596,7 @@ def _render(rows: list[dict], where: list[str], mapping: Mapping) -> Parsed:
             published = dates[-1]
             meta["published_source"] = "latest row date"
     return Parsed(w.text, "markdown", title=title, publisher=mapping.source.get("publisher"),
-                  published=published, meta=meta)
+                  published=published, meta={**meta, "tables": w.tables})
 
 
 def _row_choice(where: str, row: dict, column: str, allowed: dict[str, str]) -> str:

@@ -26,11 +26,14 @@ def cell(value: Any) -> str:
 
 
 class Writer:
-    """Builds the text line by line and remembers where each table row lands."""
+    """Builds the text line by line and remembers where each table row lands, and each
+    table's span and header (``tables``, kept in ``meta.tables``: a citation names the
+    column a figure came from)."""
 
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.pos = 0
+        self.tables: list[dict] = []
 
     def line(self, s: str = "") -> tuple[int, int]:
         start = self.pos
@@ -39,9 +42,12 @@ class Writer:
         return start, start + len(s)
 
     def table(self, header: list[str], rows: list[list[str]]) -> list[tuple[int, int]]:
-        self.line("| " + " | ".join(header) + " |")
+        start, _ = self.line("| " + " | ".join(header) + " |")
         self.line("|" + "|".join("---" for _ in header) + "|")
-        return [self.line("| " + " | ".join(cell(v) for v in r) + " |") for r in rows]
+        spans = [self.line("| " + " | ".join(cell(v) for v in r) + " |") for r in rows]
+        self.tables.append({"start": start, "end": spans[-1][1] if spans else self.pos,
+                            "header": list(header)})
+        return spans
 
     @property
     def text(self) -> str:

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pipeline.checker import Verdict
+from pipeline.citation import cite_evidence
 from pipeline.link.keys import hardware_text, model_key
 from pipeline.model import Claim, Link
 from pipeline.record import DocInfo, Record
@@ -31,6 +32,7 @@ class Fig:
     findings: list[str] = field(default_factory=list)
     first: bool = False
     verdict: Verdict | None = None
+    citation: str | None = None   # a benchmark result file's row, cited (pipeline.citation)
 
     @property
     def where(self) -> str:
@@ -111,7 +113,8 @@ class GroupView:
 
 
 def _fig(record: Record, c: Claim) -> Fig:
-    return Fig(c, record.doc(c), record.quote(c), record.findings_of(c.id))
+    return Fig(c, record.doc(c), record.quote(c), record.findings_of(c.id),
+               citation=record.citation(c))
 
 
 def cluster_title(c: Claim) -> str:
@@ -195,6 +198,8 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
     if while_checking is not None:
         while_checking(clusters)
     judged = judging.result()
+    for v in judged.values():       # primary figures from result files, cited as evidence
+        cite_evidence(v, lambda i: figs[i].citation if i in figs else None)
     verdicts: Counter = Counter()
     secondary: list[SecondaryView] = []
     for d in docs:

@@ -30,8 +30,10 @@ def quote(f: Fig, width: int = 420) -> str:
 def where(f: Fig) -> str:
     c = f.claim
     page = f' <span class="page">p. {c.page}</span>' if c.page else ""
+    cited = (f' <span class="cite" title="the result file\'s row, as its source asks to be '
+             f'cited">cited as: {e(f.citation)}</span>' if f.citation else "")
     return (f'<span class="where" title="document path, character span and page">'
-            f'<code>{e(f.doc.path)}</code> <code>[{c.start}:{c.end}]</code>{page}</span>')
+            f'<code>{e(f.doc.path)}</code> <code>[{c.start}:{c.end}]</code>{page}</span>{cited}')
 
 
 def badge(verdict: str) -> str:
@@ -415,7 +417,9 @@ def _evidence(v) -> str:
         return ""
     items = "".join(f'<li><span class="rel-{e(x.relation)}">{e(x.relation.replace("_", " "))}'
                     f'</span> {e(x.surface)} <code>{e(x.doc_path)} [{x.start}:{x.end}]</code>'
-                    + (f' p. {x.page}' if x.page else "") + '</li>' for x in v.evidence[:4])
+                    + (f' p. {x.page}' if x.page else "")
+                    + (f' <span class="cite">cited as: {e(x.citation)}</span>'
+                       if getattr(x, "citation", "") else "") + '</li>' for x in v.evidence[:4])
     return f'<ul class="evidence">{items}</ul>'
 
 

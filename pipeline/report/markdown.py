@@ -19,7 +19,13 @@ def quote(f: Fig, width: int = 400) -> str:
 
 
 def where(f: Fig) -> str:
-    return f"`{f.where}`"
+    return f"`{f.where}`" + (f" (cited as: {esc(f.citation)})" if f.citation else "")
+
+
+def evidence_lines(v) -> str:
+    """The verdict's evidence figures read from result files, each with its citation."""
+    return "".join(f"\n  - {esc(x.relation.replace('_', ' '))} {esc(x.surface)}, cited as: "
+                   f"{esc(x.citation)}" for x in v.evidence[:4] if getattr(x, "citation", ""))
 
 
 def fig_line(f: Fig, with_doc: bool = True) -> str:
@@ -80,12 +86,12 @@ def coverage(views, cap: int | None = None, doc_link=None) -> list[str]:
         for f in unsourced:
             v = f.verdict
             out.append(f"- **{v.verdict.upper()}** · unsourced · " + fig_line(f, False)
-                       + f"\n  {esc(v.explanation)}")
+                       + f"\n  {esc(v.explanation)}" + evidence_lines(v))
         if sourced:
             out += ["", "Figures a primary document contains:", ""]
             for f in sourced:
                 out.append("- **SUPPORTED** · " + fig_line(f, False)
-                           + f"\n  {esc(f.verdict.explanation)}")
+                           + f"\n  {esc(f.verdict.explanation)}" + evidence_lines(f.verdict))
         out.append("")
     out += _more(hidden, "figures outside primary documents")
     return out

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pipeline.citation import Citations
 from pipeline.check import Query, Verdict, check_loaded
 from pipeline.model import Claim, Link
 from pipeline.record import _DOC_COLS, DocInfo, Record, _date
@@ -94,6 +95,7 @@ def record_around(store: Store, claim_id: str) -> tuple[str, Record]:
     if doc is not None:
         doc.text = con.execute("SELECT text FROM documents WHERE id = ?", [doc.id]).fetchone()[0]
     rec._infer_missing_roles(store, all_claims=False)
+    rec.citations = Citations.load(store, {c.doc_id for c in rec.claims.values()})
     return cid, rec
 
 
@@ -109,9 +111,10 @@ class WarehouseChecker:
     kept: Any = None
 
     def check(self, q: Query) -> Verdict:
+        from pipeline.check import cited
         from pipeline.check_sql import check_query
 
-        return check_query(q, self.store, loaded=self.loaded, kept=self.kept)
+        return cited(check_query(q, self.store, loaded=self.loaded, kept=self.kept), self.store)
 
 
 def trace_of(store: Store, claim_id: str,
