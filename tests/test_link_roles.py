@@ -197,7 +197,7 @@ def test_engine_mentions_found_from_their_first_letters():
 def test_every_cue_is_found_where_its_needles_say():
     """Each cue of role_cues.toml alone: its fast matches are its scan's, on texts made of
     the words its patterns and needles are built from."""
-    table = roles._table()
+    table = roles.cue_table()
     words = ("we We our Our us this page said says Acme vLLM's post the company firm reported "
              "by According to according credited Credited to as As per reportedly word around "
              "town In in a blog team Team has SGLang, with llm-d 0.3, also tested measured "

@@ -151,8 +151,9 @@ class _Cues:
 
 
 @lru_cache(maxsize=1)
-def _table() -> _Cues:
-    """role_cues.toml, compiled once per process."""
+def cue_table() -> _Cues:
+    """role_cues.toml, compiled once per process (the ingest compiles it before forking
+    its workers)."""
     raw = tomllib.loads(resources.files("pipeline.vocab").joinpath("role_cues.toml")
                         .read_text("utf-8"))
     cues = tuple(_cue(e, raw.get("parts", {})) for e in raw["cue"])
@@ -277,7 +278,7 @@ def _score(text: str, low: str | None, claims: Iterable[Claim],
            meta: DocMeta | None) -> tuple[float, float]:
     """The one scoring function: the cues' matches (found where their needles are in
     ``low``, or by scanning all of ``text`` when ``low`` is None) and the claims."""
-    table = _table()
+    table = cue_table()
     claims = list(claims)
     title = (meta.title if meta is not None else None) or text[:300]
     opening = title + " " + text[:300]
