@@ -26,7 +26,7 @@ def main() -> None:
     root = Path(sys.argv[1])
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 500
     load()
-    import pipeline.link.roles  # noqa: F401  (a worker is forked with it imported: run._Pool)
+    import pipeline.link.roles  # noqa: F401  (a worker is forked with it imported: run._prepare)
     files = sorted(root.rglob("*.md"))[:n]
     stages = ["read + parse", "extract", "role", "keys", "rows", "pickle"]
     spent = dict.fromkeys(stages, 0.0)

@@ -1,114 +1,156 @@
-"""What the ingest flow (``pipeline.run``) and the partitioned link
-(``pipeline.link_parts``) share: the quantity keys stored per claim, the report a link run
-prints, every document's metadata and the roles inferred for it. One module below both, so
-neither imports the other for these.
+"""The link flow: after an ingest, link what changed (``link_store``, incremental), or the
+whole record (`claims link`, full; partition by partition with ``pipeline.link_parts``).
+
+Ingest keeps no claims in memory: it stores each claim's quantity key and queues what
+changed in ``link_pending``; linking then loads from DuckDB only the documents on the
+subjects those changes touch and rewrites only what those subjects own (see
+``_link_incremental``). What this flow shares with the partitioned link (document
+metadata, inferred roles, quantity keys, the report) is in ``pipeline.link_state``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Iterable
+import time
 
-from pipeline.model import Claim
-from pipeline.store import LinkTotals, Store
+from pipeline.link_state import (ROLE_SOURCES_FIXED, LinkReport, _by_doc, _doc_metas,  # noqa: F401
+                                 _infer_roles, claim_keys, role_hint, roles_line)
+from pipeline.store import LinkScope, Pending, Store
 
-# roles a link never overrides: set by a manifest row or the document's own metadata
-ROLE_SOURCES_FIXED = ("manifest", "metadata")
-
-
-def claim_keys(claims: Iterable[Claim]) -> list[tuple[str, str, str | None]]:
-    """(claim id, quantity key, subject) of each claim, for the ``claim_keys`` table."""
-    from pipeline.link.keys import quantity_key, subject_of_key
-
-    out = []
-    for c in claims:
-        k = quantity_key(c)
-        out.append((c.id, k, subject_of_key(k)))
-    return out
+# ROLE_SOURCES_FIXED, claim_keys, role_hint and roles_line are imported from here by
+# `claims`, the Python API and the benchmarks; they live in link_state.
 
 
-@dataclass
-class LinkReport:
-    """What a link run did, for the lines `claims ingest` and `claims link` print."""
+def link_store(store: Store, full: bool = False, partitioned: bool = False) -> LinkReport | None:
+    """Link what changed since the last link, or everything with ``full``.
 
-    mode: str                                    # full | incremental
-    claims: int = 0                              # claims held while linking
-    subjects: int = 0                            # subjects relinked (incremental)
-    inferred: list[tuple[str, str]] = field(default_factory=list)   # (path, role) to show
-    totals: LinkTotals = field(default_factory=LinkTotals)
-    seconds: float = 0.0
-
-    def line(self) -> str:
-        t = self.totals
-        rel = ", ".join(f"{t.relations.get(r, 0):,} {r}" for r in RELATIONS)
-        fin = ", ".join(f"{t.findings.get(f, 0):,} {f}" for f in FINDING_NAMES)
-        how = (f"full, {self.claims:,} claims" if self.mode == "full" else
-               f"{self.subjects:,} subject{'s' if self.subjects != 1 else ''}, "
-               f"{self.claims:,} claims held")
-        return (f"linked ({how}) in {self.seconds:.1f} s: {sum(t.relations.values()):,} links "
-                f"({rel}); findings: {fin}; {t.clusters:,} clusters")
-
-
-RELATIONS = ("supports", "restates", "conflicts", "mismatch", "derives")
-FINDING_NAMES = ("unsourced", "ambiguous", "misattributed")
-
-
-def role_hint(path: str, role: str) -> str:
-    """One line telling the user a role was guessed and how to override it."""
-    other = {"primary": "secondary", "secondary": "primary"}.get(role, "primary|secondary")
-    return f"inferred role: {role:<9} {path}  (override: sources.csv row \"{path},{other}\")"
-
-
-def roles_line(inferred: list[tuple[str, str]]) -> str:
-    """One line for the roles a link inferred: how many of each, and where the list is."""
-    counts = {r: sum(1 for _, role in inferred if role == r) for r in ("primary", "secondary", "unknown")}
-    parts = ", ".join(f"{n} {r}" for r, n in counts.items() if n)
-    n = len(inferred)
-    return (f"inferred roles: {n} document{'s' if n != 1 else ''} ({parts}); `-v` lists them, "
-            "a sources.csv row sets a role")
-
-
-def _doc_metas(store: Store):
-    """DocMeta of every document (no text) and the roles earlier links inferred.
-
-    A manifest or metadata role is passed as given; any other role is left for the link
-    stage, with a previously inferred one handed over as known so it is not re-inferred
-    from partial claims.
+    Returns None when nothing is pending (every file was skipped): nothing is relinked.
+    Falls back to a full link when the database holds claims without stored keys (it was
+    written before linking existed) or removed claims had none. ``partitioned``: a full
+    link runs partition by partition in bounded memory (``pipeline.link_parts``), and so
+    does the link after an ingest that added at least half of the documents (an
+    incremental link would hold all of them).
     """
-    from pipeline.link import DocMeta
+    started = time.perf_counter()
+    pending = store.pending()
+    if not full and pending.empty:
+        return None
+    if partitioned and pending.added and not full:
+        n_docs = store.query("SELECT count(*) FROM documents")[1][0][0]
+        full = 2 * len(pending.added) >= n_docs
+    report = None
+    if not (full or pending.full or store.needs_full_link()):
+        report = _link_incremental(store, pending)
+    if report is None and partitioned:
+        from pipeline.link_parts import link_partitioned
 
-    metas: dict[str, DocMeta] = {}
-    known: dict[str, tuple[str, str]] = {}
-    stored: dict[str, tuple[str, str | None]] = {}
-    for r in store.document_rows():
-        fixed = r["role_source"] in ROLE_SOURCES_FIXED
-        metas[r["id"]] = DocMeta(
-            id=r["id"], path=r["path"], role=r["role"] if fixed else "unknown",
-            role_source=r["role_source"] if fixed else None, published=r["published"],
-            publisher=r["publisher"], title=r["title"], author=r["author"], url=r["url"])
-        stored[r["id"]] = (r["role"], r["role_source"])
-        if r["role_source"] == "inferred":
-            known[r["id"]] = (r["role"], "inferred")
-    return metas, known, stored
+        report = link_partitioned(store)
+    if report is None:
+        report = _link_full(store)
+    report.totals = store.link_totals()
+    report.seconds = time.perf_counter() - started
+    return report
 
 
-def _infer_roles(store: Store, metas: dict, doc_ids: Iterable[str],
-                 by_doc: dict[str, list[Claim]], stored: bool = False) -> dict[str, tuple[str, str]]:
-    """Roles of documents without a manifest/metadata role, one text in memory at a time.
+def _link_full(store: Store) -> LinkReport:
+    """Relink the whole record: every link, cluster, finding, inferred role and key."""
+    from pipeline.link import LinkResult, relink, touched_keys
+    from pipeline.link.keys import subject_of_key
 
-    With ``stored``, a role the ingest worker already inferred (``text_role``, kept in
-    ``documents.meta``) is taken as it is; `claims link` (full) infers every one again.
+    metas, _, stored = _doc_metas(store)
+    claims = list(store.iter_claims())
+    inferred = _infer_roles(store, metas, metas, _by_doc(claims))
+    # relink with every key touched and every document new is link() from scratch, with
+    # the roles inferred above (so no document text is held while linking)
+    result = relink(claims, metas, LinkResult(roles=inferred), touched_keys(claims),
+                    new_docs=set(metas))
+    findings = {c.id: f for c in claims if (f := result.findings.get(c.id, [])) != c.findings}
+    keys = [(c.id, c.doc_id, result.keys[c.id], subject_of_key(result.keys[c.id]))
+            for c in claims]
+    changed = {d: r[0] for d, r in inferred.items() if stored[d] != r}
+    store.save_links(result.links, result.cluster_rows(), findings, changed, keys=keys)
+    return LinkReport("full", claims=len(claims),
+                      inferred=sorted((metas[d].path, r) for d, r in changed.items()))
+
+
+def _link_incremental(store: Store, pending: Pending) -> LinkReport | None:
+    """Relink only the subjects the pending changes touch; None when a full link is needed.
+
+    What the changes touch: the subjects of the added documents' claims and of removed
+    claims, plus the subjects of claims whose attribution now resolves to other
+    documents (a source added or removed). Loaded: the claims on touched subjects, the
+    added documents, the documents holding a ratio claim on a touched subject or credited
+    by an owned claim, the per-user speeds in other documents on a touched subject (they
+    set operating points) and the claims whose attribution moved. Rewritten: the pair links, clusters and findings of claims on
+    touched subjects and in added documents, the derived checks of ratio claims there, and
+    the misattribution finding of claims whose attribution moved. Everything else a full
+    link would conclude depends only on claims left untouched, so it stays as stored.
     """
-    from pipeline.link.roles import resolve_role
+    from pipeline.link import DocMeta, LinkResult, _sources, relink, touched_keys
+    from pipeline.link.derive import RATIO_FAMILIES
+    from pipeline.link.findings import FINDINGS
+    from pipeline.link.keys import subject_key, subject_of_key
 
-    todo = [d for d in doc_ids if metas[d].role_source is None]
-    out = {d: (r, "inferred") for d, r in store.inferred_roles(todo).items()} if stored else {}
-    for d, text in store.iter_texts(d for d in todo if d not in out):
-        out[d] = resolve_role(replace(metas[d], text=text), by_doc.get(d, ()))
-    return out
+    metas, known, _ = _doc_metas(store)
+    added = {d for d in pending.added if d in metas}
+    subjects = store.subjects_of(added) | {s for s in map(subject_of_key, pending.keys) if s}
 
+    # attributions that resolve differently now that documents came and went
+    before = {d: m for d, m in metas.items() if d not in added}
+    for r in pending.removed:
+        before.setdefault(r["id"], DocMeta(id=r["id"], path=r["path"] or "", publisher=r["publisher"],
+                                           title=r["title"], author=r["author"], url=r["url"]))
+    old_idx, new_idx = _sources(before), _sources(metas)
+    moved: set[str] = set()
+    for by, subj in store.attributions():
+        if any(set(old_idx.resolve(by, strict)) != set(new_idx.resolve(by, strict))
+               for strict in (False, True)):
+            moved.add(by)
+            if subj:
+                subjects.add(subj)
 
-def _by_doc(claims: list[Claim]) -> dict[str, list[Claim]]:
-    out: dict[str, list[Claim]] = {}
+    # whole documents: added ones (roles, derived checks), those with a ratio claim on a
+    # touched subject (derived checks seek operands in their own document), and those that
+    # owned claims credit (misattribution looks at all their figures); of the other
+    # documents on a touched subject only the per-user speeds that set operating points
+    docs = set(added) | store.documents_on(subjects, families=RATIO_FAMILIES)
+    for by, _ in store.attributions(doc_ids=added, subjects=subjects):
+        docs |= set(new_idx.resolve(by, strict=True))
+    for by in moved:
+        docs |= set(new_idx.resolve(by, strict=True))
+    claims = list(store.iter_claims(
+        docs=docs, subjects=subjects, asserted_by=moved,
+        siblings=(store.documents_on(subjects), "token_throughput", "per_user")))
+
+    new_claims = [c for c in claims if c.doc_id in added]
+    touched = (touched_keys(new_claims) | pending.keys
+               | touched_keys(c for c in claims if subject_key(c) in subjects))
+    if {s for s in map(subject_of_key, touched) if s} != subjects:
+        return None     # stored keys disagree with today's link stage: relink everything
+
+    inferred = _infer_roles(store, metas, added, _by_doc(new_claims), stored=True)
+    result = relink(claims, metas, LinkResult(roles={**known, **inferred}), touched,
+                    new_docs=added)
+
+    subject = {cid: subject_of_key(k) for cid, k in result.keys.items()}
+    own = {c.id for c in claims if subject[c.id] in subjects}
+    ratios = {c.id for c in claims if c.family in RATIO_FAMILIES
+              and (c.doc_id in added or subject[c.id] in subjects)}
+    links = [ln for ln in result.links
+             if (ln.src in ratios if ln.relation == "derives" else ln.src in own)]
+    findings: dict[str, list[str]] = {}
     for c in claims:
-        out.setdefault(c.doc_id, []).append(c)
-    return out
+        if c.id in own or c.doc_id in added:
+            now = result.findings.get(c.id, [])
+        elif c.asserted_by in moved:
+            kept = set(c.findings) - {"misattributed"}
+            if "misattributed" in result.findings.get(c.id, ()):
+                kept.add("misattributed")
+            now = [f for f in FINDINGS if f in kept]
+        else:
+            continue
+        if now != c.findings:
+            findings[c.id] = now
+    clusters = sorted((k, cid) for cid, k in result.clusters.items() if cid in own)
+    store.save_links(links, clusters, findings, {d: r[0] for d, r in inferred.items()},
+                     scope=LinkScope(own, ratios))
+    shown = sorted((metas[d].path, r[0]) for d, r in inferred.items())
+    return LinkReport("incremental", claims=len(claims), subjects=len(subjects), inferred=shown)

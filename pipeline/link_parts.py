@@ -1,6 +1,6 @@
 """A full link in bounded memory: the record linked partition by partition from DuckDB.
 
-``claims link`` (``run._link_full``) holds every claim in Python: 1M claims take ~3 GB.
+``claims link`` (``link_flow._link_full``) holds every claim in Python: 1M claims take ~3 GB.
 Here DuckDB does the grouping and Python holds one partition at a time, so the peak is set
 by the largest partition (``max_claims`` claims, or one subject larger than that), not by
 the warehouse. What each partition computes, and why no link crosses two of them, is in
@@ -41,14 +41,14 @@ def _batches(weights: Iterable[tuple[str, int]], limit: int) -> Iterator[list[st
 
 
 def link_partitioned(store: Store, max_claims: int | None = None):
-    """Relink the whole record partition by partition -> ``link_flow.LinkReport`` ("full");
+    """Relink the whole record partition by partition -> ``link_state.LinkReport`` ("full");
     ``max_claims`` (default ``DEFAULT_MAX_CLAIMS``) is the size of a partition."""
     from pipeline.link import _sources
     from pipeline.link.keys import subject_of_key
     from pipeline.link.partition import (FIGURE_COLUMNS, document_part, link_documents,
                                          link_subjects, misattributions, with_misattribution)
     from pipeline.link.roles import resolve_role
-    from pipeline.link_flow import LinkReport, _by_doc, _doc_metas, _infer_roles, claim_keys
+    from pipeline.link_state import LinkReport, _by_doc, _doc_metas, _infer_roles, claim_keys
 
     started = time.perf_counter()
     max_claims = max_claims or DEFAULT_MAX_CLAIMS

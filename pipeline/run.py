@@ -1,27 +1,24 @@
-"""The ingest flow: walk -> ingest_file -> extract_claims -> store, one file at a time,
-then the link flow: stored claims -> link stage -> links, clusters, findings, roles.
+"""The ingest flow: walk -> ingest_file -> extract_claims -> store, one file at a time.
 
 ``process`` is the pure, picklable unit of work (file -> Document and its claims) so a
-process pool can run it (``workers > 1``) while this process stays the single DuckDB
-writer. Unchanged files are recognised from their bytes before any parsing, so a re-run
-over a large corpus costs little more than hashing it.
+process pool (``pipeline.pool``) can run it (``workers > 1``) while this process stays the
+single DuckDB writer. Unchanged files are recognised from their bytes before any parsing,
+so a re-run over a large corpus costs little more than hashing it.
 
-Linking runs after the files are stored (``link_store``). Ingest keeps no claims in memory:
-it stores each claim's quantity key and queues what changed in ``link_pending``; linking
-then loads from DuckDB only the documents on the subjects those changes touch and
-rewrites only what those subjects own (see ``_link_incremental``).
+Linking runs after the files are stored (``link_store``, in ``pipeline.link_flow``, also
+importable from here). Ingest keeps no claims in memory: it stores each claim's quantity
+key and queues what changed in ``link_pending`` for the link flow.
 """
 from __future__ import annotations
 
 import hashlib
+import functools
 import itertools
 import json
 import os
-import signal
 import threading
 import time
 import traceback
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -30,9 +27,11 @@ from pipeline.ingest import IngestError, content_id, ingest_file, read_bytes
 from pipeline.ingest.manifest import load as load_manifest, overrides_for
 from pipeline.ingest.structured_mapping import tag as mapping_tag
 from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNCHANGED, UNSUPPORTED, Found, walk
-from pipeline.link_flow import ROLE_SOURCES_FIXED, LinkReport, _by_doc, _doc_metas, _infer_roles, claim_keys
+from pipeline.link_flow import link_store  # noqa: F401  (the entry points stay importable from here)
+from pipeline.link_state import ROLE_SOURCES_FIXED, claim_keys
 from pipeline.model import Claim, Document
-from pipeline.store import (LinkScope, Pending, Plan, Store, StoreError, Stored,
+from pipeline.pool import Pool
+from pipeline.store import (Plan, Store, StoreError, Stored,
                             disk_full, one_line)
 
 # Bump when a change to ingest would store different text/metadata for the same bytes,
@@ -40,7 +39,6 @@ from pipeline.store import (LinkScope, Pending, Plan, Store, StoreError, Stored,
 INGEST_VERSION = "1"
 
 DEFAULT_TIMEOUT = 300.0   # seconds a worker may spend on one file (claims ingest --timeout)
-PREFETCH = 2              # files handed to a worker at a time (the next one is ready)
 PLAN_CHUNK = 256          # files hashed and looked up in the database together
 FLUSH_DOCS = 1000         # a write transaction holds at most this many files ...
 FLUSH_BYTES = 32 << 20    # ... or this many characters of text ...
@@ -257,7 +255,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
     if on_total:
         on_total(sum(1 for f in walk(paths, follow_links) if f.kind != MANIFEST) + len(urls))
     run = _Ingest(store, summary, force, progress or (lambda n, p: None))
-    pool = _Pool(workers, extract, timeout)
+    pool = _pool(workers, extract, timeout)
     found: Iterable[Found] = walk(paths, follow_links)
     source = None
     if urls:
@@ -277,7 +275,7 @@ def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force
         summary.seconds = time.perf_counter() - started
         return summary
     try:
-        for job, (stored, reason, trace) in pool.results(run.jobs(found)):
+        for job, (stored, reason, trace) in pool.results(run.jobs(found), _job_args):
             if stored is None:
                 run.fail(Outcome(job.found.rel, "error", reason, trace=trace, source=job.found.source), job.doc_id)
             else:
@@ -524,309 +522,29 @@ def _write_batch(store: Store, items: list[Stored], errors: list[tuple[str, str]
         return actions, failures
 
 
-class _Worker:
-    """One worker process and the files sent to it, oldest (the one it is on) first."""
-
-    def __init__(self, ctx, extract: Extractor | None) -> None:
-        self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, extract, os.getpid()),
-                                daemon=True, name="claims-ingest-worker")
-        self.proc.start()
-        child.close()
-        self.queue: deque[_Job] = deque()
-        self.since = 0.0       # when it started on queue[0]
-
-    def send(self, job: _Job) -> None:
-        if not self.queue:
-            self.since = time.monotonic()
-        self.queue.append(job)
-        self.conn.send((str(job.found.path), str(job.found.root), job.found.rel, job.fingerprint))
-
-    def stop(self, kill: bool = False) -> None:
-        if kill:
-            self.proc.kill()
-        else:
-            try:
-                self.conn.send(None)
-            except OSError:
-                pass
-        self.proc.join(timeout=5)
-        if self.proc.is_alive():
-            self.proc.kill()
-            self.proc.join()
-        self.conn.close()
-
-    def exit_reason(self) -> str:
-        self.proc.join(timeout=5)
-        code = self.proc.exitcode
-        if code is not None and code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit code {code}"
+def _job_args(job: _Job) -> tuple:
+    """What a worker process is sent for a job: ``_work``'s arguments but the extractor."""
+    return (job.found.path, job.found.root, job.found.rel, job.fingerprint)
 
 
-def _worker_main(conn, extract: Extractor | None, parent: int) -> None:
-    """A worker: files in, ``_work`` results out, until told to stop or the parent is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the writer's to handle
-    _die_with(parent)
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
-        path, root, rel, fp = msg
-        result = _work(Path(path), Path(root), rel, fp, extract)
-        try:
-            conn.send(result)
-        except (EOFError, OSError):
-            return
-        except Exception as exc:    # the result would not pickle
-            conn.send((None, f"unexpected {type(exc).__name__}: {one_line(exc)}",
-                       traceback.format_exc()))
+def _failed(reason: str, trace: str) -> tuple[None, str, str]:
+    """A job the pool gave up on, as ``_work`` reports a failure."""
+    return None, reason, trace
 
 
-def _die_with(parent: int) -> None:
-    """Linux: get SIGKILL when the parent dies (a SIGKILLed ingest leaves no orphans)."""
-    try:
-        import ctypes
+def _prepare(extract: Extractor | None) -> None:
+    """Import and compile before the workers are forked, so each inherits them: the
+    extractor, the vocabularies, role inference's cue table and the quantity keys."""
+    (extract or default_extractor())
+    from pipeline.link.roles import cue_table
+    from pipeline.vocab.loader import load
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
-    except Exception:
-        pass
-    if os.getppid() != parent:
-        os._exit(0)
-
-
-class _Pool:
-    """``workers`` processes, each given up to ``PREFETCH`` files at a time; results come
-    back as they finish. A worker whose current file has run ``timeout`` seconds, or that
-    dies, is replaced: that file fails, the files queued behind it go to other workers.
-    With ``workers=0`` files are processed in this process (no time limit)."""
-
-    def __init__(self, workers: int, extract: Extractor | None, timeout: float | None) -> None:
-        self.n, self.extract = workers, extract
-        self.timeout = timeout if timeout and timeout > 0 else None
-        self.workers: list[_Worker] = []
-        self.ctx = None
-
-    def _start(self) -> None:
-        import multiprocessing as mp
-
-        # fork: workers inherit the loaded extractor and vocabularies (and any callable
-        # passed as ``extract``); elsewhere the platform's default start method
-        method = "fork" if "fork" in mp.get_all_start_methods() else None
-        self.ctx = mp.get_context(method)
-        if method == "fork":
-            (self.extract or default_extractor())  # import and compile before forking
-            import pipeline.link.roles  # noqa: F401  (role inference runs in the workers too)
-            from pipeline.vocab.loader import load
-
-            load()
-            claim_keys([])
-        self.workers = [_Worker(self.ctx, self.extract) for _ in range(self.n)]
-
-    def results(self, jobs: Iterator[_Job]) -> Iterator[tuple[_Job, tuple]]:
-        if self.n <= 0:
-            for job in jobs:
-                yield job, _work(job.found.path, job.found.root, job.found.rel,
-                                 job.fingerprint, self.extract)
-            return
-        from multiprocessing.connection import wait
-
-        source = iter(jobs)
-        first = next(source, None)
-        if first is None:          # nothing to parse: no processes started
-            return
-        self._start()
-        retry: deque[_Job] = deque([first])
-        exhausted = False
-        while True:
-            for w in self.workers:
-                while len(w.queue) < PREFETCH:
-                    if retry:
-                        w.send(retry.popleft())
-                    elif not exhausted and (job := next(source, None)) is not None:
-                        w.send(job)
-                    else:
-                        exhausted = True
-                        break
-            busy = [w for w in self.workers if w.queue]
-            if not busy:
-                return
-            deadline = None
-            if self.timeout:
-                deadline = max(0.0, min(w.since for w in busy) + self.timeout - time.monotonic())
-            ready = set(wait([w.conn for w in busy], timeout=deadline))
-            for w in busy:
-                if w.conn in ready:
-                    try:
-                        result = w.conn.recv()
-                    except (EOFError, OSError):
-                        yield self._replace(w, retry, f"worker process died ({w.exit_reason()})")
-                        continue
-                    job = w.queue.popleft()
-                    w.since = time.monotonic()
-                    yield job, result
-                elif self.timeout and time.monotonic() - w.since >= self.timeout:
-                    yield self._replace(w, retry, f"gave up after {self.timeout:g} s (the per-file "
-                                                  "time limit; raise it with --timeout)")
-
-    def _replace(self, w: _Worker, retry: deque, reason: str):
-        """Stop ``w`` and start another; its current file fails with ``reason``."""
-        job = w.queue.popleft()
-        retry.extendleft(reversed(w.queue))
-        w.queue.clear()
-        w.stop(kill=True)
-        self.workers[self.workers.index(w)] = _Worker(self.ctx, self.extract)
-        return job, (None, reason, "")
-
-    def close(self) -> None:
-        for w in self.workers:
-            w.stop(kill=bool(w.queue))
-        self.workers = []
+    cue_table()
+    load()
+    claim_keys([])
 
 
-# --- link: after an ingest (incremental) or the whole record (`claims link`) -------------
-
-
-
-def link_store(store: Store, full: bool = False, partitioned: bool = False) -> LinkReport | None:
-    """Link what changed since the last link, or everything with ``full``.
-
-    Returns None when nothing is pending (every file was skipped): nothing is relinked.
-    Falls back to a full link when the database holds claims without stored keys (it was
-    written before linking existed) or removed claims had none. ``partitioned``: a full
-    link runs partition by partition in bounded memory (``pipeline.link_parts``), and so
-    does the link after an ingest that added at least half of the documents (an
-    incremental link would hold all of them).
-    """
-    started = time.perf_counter()
-    pending = store.pending()
-    if not full and pending.empty:
-        return None
-    if partitioned and pending.added and not full:
-        n_docs = store.query("SELECT count(*) FROM documents")[1][0][0]
-        full = 2 * len(pending.added) >= n_docs
-    report = None
-    if not (full or pending.full or store.needs_full_link()):
-        report = _link_incremental(store, pending)
-    if report is None and partitioned:
-        from pipeline.link_parts import link_partitioned
-
-        report = link_partitioned(store)
-    if report is None:
-        report = _link_full(store)
-    report.totals = store.link_totals()
-    report.seconds = time.perf_counter() - started
-    return report
-
-
-def _link_full(store: Store) -> LinkReport:
-    """Relink the whole record: every link, cluster, finding, inferred role and key."""
-    from pipeline.link import LinkResult, relink, touched_keys
-    from pipeline.link.keys import subject_of_key
-
-    metas, _, stored = _doc_metas(store)
-    claims = list(store.iter_claims())
-    inferred = _infer_roles(store, metas, metas, _by_doc(claims))
-    # relink with every key touched and every document new is link() from scratch, with
-    # the roles inferred above (so no document text is held while linking)
-    result = relink(claims, metas, LinkResult(roles=inferred), touched_keys(claims),
-                    new_docs=set(metas))
-    findings = {c.id: f for c in claims if (f := result.findings.get(c.id, [])) != c.findings}
-    keys = [(c.id, c.doc_id, result.keys[c.id], subject_of_key(result.keys[c.id]))
-            for c in claims]
-    changed = {d: r[0] for d, r in inferred.items() if stored[d] != r}
-    store.save_links(result.links, result.cluster_rows(), findings, changed, keys=keys)
-    return LinkReport("full", claims=len(claims),
-                      inferred=sorted((metas[d].path, r) for d, r in changed.items()))
-
-
-def _link_incremental(store: Store, pending: Pending) -> LinkReport | None:
-    """Relink only the subjects the pending changes touch; None when a full link is needed.
-
-    What the changes touch: the subjects of the added documents' claims and of removed
-    claims, plus the subjects of claims whose attribution now resolves to other
-    documents (a source added or removed). Loaded: the claims on touched subjects, the
-    added documents, the documents holding a ratio claim on a touched subject or credited
-    by an owned claim, the per-user speeds in other documents on a touched subject (they
-    set operating points) and the claims whose attribution moved. Rewritten: the pair links, clusters and findings of claims on
-    touched subjects and in added documents, the derived checks of ratio claims there, and
-    the misattribution finding of claims whose attribution moved. Everything else a full
-    link would conclude depends only on claims left untouched, so it stays as stored.
-    """
-    from pipeline.link import DocMeta, LinkResult, _sources, relink, touched_keys
-    from pipeline.link.derive import RATIO_FAMILIES
-    from pipeline.link.findings import FINDINGS
-    from pipeline.link.keys import subject_key, subject_of_key
-
-    metas, known, _ = _doc_metas(store)
-    added = {d for d in pending.added if d in metas}
-    subjects = store.subjects_of(added) | {s for s in map(subject_of_key, pending.keys) if s}
-
-    # attributions that resolve differently now that documents came and went
-    before = {d: m for d, m in metas.items() if d not in added}
-    for r in pending.removed:
-        before.setdefault(r["id"], DocMeta(id=r["id"], path=r["path"] or "", publisher=r["publisher"],
-                                           title=r["title"], author=r["author"], url=r["url"]))
-    old_idx, new_idx = _sources(before), _sources(metas)
-    moved: set[str] = set()
-    for by, subj in store.attributions():
-        if any(set(old_idx.resolve(by, strict)) != set(new_idx.resolve(by, strict))
-               for strict in (False, True)):
-            moved.add(by)
-            if subj:
-                subjects.add(subj)
-
-    # whole documents: added ones (roles, derived checks), those with a ratio claim on a
-    # touched subject (derived checks seek operands in their own document), and those that
-    # owned claims credit (misattribution looks at all their figures); of the other
-    # documents on a touched subject only the per-user speeds that set operating points
-    docs = set(added) | store.documents_on(subjects, families=RATIO_FAMILIES)
-    for by, _ in store.attributions(doc_ids=added, subjects=subjects):
-        docs |= set(new_idx.resolve(by, strict=True))
-    for by in moved:
-        docs |= set(new_idx.resolve(by, strict=True))
-    claims = list(store.iter_claims(
-        docs=docs, subjects=subjects, asserted_by=moved,
-        siblings=(store.documents_on(subjects), "token_throughput", "per_user")))
-
-    new_claims = [c for c in claims if c.doc_id in added]
-    touched = (touched_keys(new_claims) | pending.keys
-               | touched_keys(c for c in claims if subject_key(c) in subjects))
-    if {s for s in map(subject_of_key, touched) if s} != subjects:
-        return None     # stored keys disagree with today's link stage: relink everything
-
-    inferred = _infer_roles(store, metas, added, _by_doc(new_claims), stored=True)
-    result = relink(claims, metas, LinkResult(roles={**known, **inferred}), touched,
-                    new_docs=added)
-
-    subject = {cid: subject_of_key(k) for cid, k in result.keys.items()}
-    own = {c.id for c in claims if subject[c.id] in subjects}
-    ratios = {c.id for c in claims if c.family in RATIO_FAMILIES
-              and (c.doc_id in added or subject[c.id] in subjects)}
-    links = [ln for ln in result.links
-             if (ln.src in ratios if ln.relation == "derives" else ln.src in own)]
-    findings: dict[str, list[str]] = {}
-    for c in claims:
-        if c.id in own or c.doc_id in added:
-            now = result.findings.get(c.id, [])
-        elif c.asserted_by in moved:
-            kept = set(c.findings) - {"misattributed"}
-            if "misattributed" in result.findings.get(c.id, ()):
-                kept.add("misattributed")
-            now = [f for f in FINDINGS if f in kept]
-        else:
-            continue
-        if now != c.findings:
-            findings[c.id] = now
-    clusters = sorted((k, cid) for cid, k in result.clusters.items() if cid in own)
-    store.save_links(links, clusters, findings, {d: r[0] for d, r in inferred.items()},
-                     scope=LinkScope(own, ratios))
-    shown = sorted((metas[d].path, r[0]) for d, r in inferred.items())
-    return LinkReport("incremental", claims=len(claims), subjects=len(subjects), inferred=shown)
+def _pool(workers: int, extract: Extractor | None, timeout: float | None) -> Pool:
+    """The worker processes of an ingest: each runs ``_work`` on the files sent to it."""
+    return Pool(workers, functools.partial(_work, extract=extract), timeout, _failed,
+                prepare=functools.partial(_prepare, extract))

@@ -11,6 +11,7 @@ from pipeline.link.records import DocMeta
 from pipeline.link.roles import (_clean, _evidence_scan, evidence, infer_from_text, own_names,
                                  resolve_role)
 from pipeline.model import Claim
+from pipeline.vocab import scan
 from pipeline.vocab.caseless import FOLD_FIX, fold as _fold
 
 
@@ -180,18 +181,35 @@ def test_teams_bylines_and_we_are():
 
 def test_engine_mentions_found_from_their_first_letters():
     pattern = roles._engines().pattern
-    needles = roles._engine_needles(pattern)
+    needles = scan.needles(pattern)
     assert needles is not None and {"nvidia", "dynamo", "vllm", "sgl"} <= set(needles)
     for text in ("(vLLM) vllm-x -vLLM _vLLM VLLM", "NVIDIA  Dynamo, dynamo SGLang; SGL",
                  "x\u212aTransformers KTRANSFORMERS", "text-generation-inference Text  Generation",
                  "vLLM", "hf Transformers HF\ttransformers Hugging Face Transformers"):
         assert roles._systems(text, _fold(text)) == roles._systems(text), text
-    c = re._constants
-    found: set[str] = set()
-    roles._prefixes(list(re._parser.parse(r"(?:[Vv]LLM|x?Dynamo|(?:a|bc){2}d)", re.I)), "",
-                    found, c)
-    assert found == {"vllm", "x", "dynamo", "a", "bc"}      # one repetition, then stop
-    assert roles._engine_needles(re.compile(r"(?<![\w-])(?:\w+LLM|vLLM)")) is None
+    # lower-cased prefixes of a case-blind pattern, none beginning with another
+    assert scan.needles(re.compile(r"(?:[Vv]LLM|Dynamo|(?:ab|bc){2}d|abc)", re.I)) == (
+        "ab", "bc", "vllm", "dynamo")                  # one repetition, then stop
+    assert scan.needles(re.compile(r"x?Dynamo", re.I)) is None      # "x", one letter
+    assert scan.needles(re.compile(r"(?<![\w-])(?:\w+LLM|vLLM)")) is None
+
+
+def test_every_cue_is_found_where_its_needles_say():
+    """Each cue of role_cues.toml alone: its fast matches are its scan's, on texts made of
+    the words its patterns and needles are built from."""
+    table = roles.cue_table()
+    words = ("we We our Our us this page said says Acme vLLM's post the company firm reported "
+             "by According to according credited Credited to as As per reportedly word around "
+             "town In in a blog team Team has SGLang, with llm-d 0.3, also tested measured "
+             "methodology 'we're").split()
+    rng = random.Random(17)
+    for _ in range(300):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
+        low = _fold(text)
+        spaced = table.words.find(low)
+        for cue in table.cues:
+            fast = [m.span() for m in table.matches(cue, text, low, spaced)]
+            assert fast == [m.span() for m in cue.pattern.finditer(text)], (cue.name, text)
 
 
 def test_the_fast_counts_equal_whole_text_scans_on_random_texts():

@@ -17,8 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pipeline.vocab.caseless import Caseless
-from pipeline.vocab.firstchars import first_chars, lookahead
+from pipeline.vocab.scan import Caseless, first_chars, lookahead
 
 
 FILES = ("units", "hardware", "models", "engines", "conditions", "scopes")
