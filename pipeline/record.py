@@ -83,6 +83,7 @@ class Record:
     findings: dict[str, list[str]] = field(default_factory=dict)
     linked_in_memory: bool = False
     db_path: str = ""
+    content_key: str | None = None    # what the warehouse held (pipeline.judged), full loads only
 
     # --- loading -----------------------------------------------------------------------
     @classmethod
@@ -90,6 +91,11 @@ class Record:
              with_links: bool = True, with_text: bool = True) -> "Record":
         """Read the warehouse. ``families`` limits the claims read (check reads few)."""
         rec = cls(db_path=str(store.path))
+        if families is None and with_links:
+            # read on the connection the record is loaded from, before it: the verdicts
+            # kept under this key are verdicts on exactly these rows
+            from pipeline.fingerprint import content_key
+            rec.content_key = content_key(store.con)
         cols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
         sql = f"SELECT {cols} FROM claims"
         params: list = []

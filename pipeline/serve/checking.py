@@ -37,6 +37,7 @@ from pipeline.store import Store
 MAX_KEPT_CLAIMS = 20_000
 MAX_KEPT_ANSWERS = 256       # answers of the SQL checker's queries kept (KeptAnswers)
 MAX_ANSWER_ROWS = 1000       # an answer with more rows is not kept
+MAX_KEPT_HEADLINES = 256     # check box answers kept (KeptHeadlines)
 
 
 class IndexedChecker(Checker):
@@ -137,6 +138,30 @@ class KeptAnswers:
         with self.lock:
             self.answers[key] = answer
             self.answers.move_to_end(key)
+            while len(self.answers) > self.size:
+                self.answers.popitem(last=False)
+
+
+class KeptHeadlines:
+    """The check box's answers by headline text (the same text on the same read-only
+    warehouse has the same verdict): the least recently asked go first, ``size`` at most."""
+
+    def __init__(self, size: int = MAX_KEPT_HEADLINES) -> None:
+        self.size = size
+        self.lock = threading.Lock()
+        self.answers: OrderedDict[str, Verdict] = OrderedDict()
+
+    def get(self, text: str) -> Verdict | None:
+        with self.lock:
+            got = self.answers.get(text)
+            if got is not None:
+                self.answers.move_to_end(text)
+            return got
+
+    def put(self, text: str, verdict: Verdict) -> None:
+        with self.lock:
+            self.answers[text] = verdict
+            self.answers.move_to_end(text)
             while len(self.answers) > self.size:
                 self.answers.popitem(last=False)
 
