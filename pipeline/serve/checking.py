@@ -133,8 +133,10 @@ class KeptAnswers:
             return got
 
     def put(self, key: tuple, answer: tuple) -> None:
-        if len(answer[1]) > self.rows:
-            return
+        if len(answer[1]) <= self.rows:
+            self._keep(key, answer)
+
+    def _keep(self, key, answer) -> None:
         with self.lock:
             self.answers[key] = answer
             self.answers.move_to_end(key)
@@ -142,28 +144,15 @@ class KeptAnswers:
                 self.answers.popitem(last=False)
 
 
-class KeptHeadlines:
+class KeptHeadlines(KeptAnswers):
     """The check box's answers by headline text (the same text on the same read-only
     warehouse has the same verdict): the least recently asked go first, ``size`` at most."""
 
     def __init__(self, size: int = MAX_KEPT_HEADLINES) -> None:
-        self.size = size
-        self.lock = threading.Lock()
-        self.answers: OrderedDict[str, Verdict] = OrderedDict()
+        super().__init__(size)
 
-    def get(self, text: str) -> Verdict | None:
-        with self.lock:
-            got = self.answers.get(text)
-            if got is not None:
-                self.answers.move_to_end(text)
-            return got
-
-    def put(self, text: str, verdict: Verdict) -> None:
-        with self.lock:
-            self.answers[text] = verdict
-            self.answers.move_to_end(text)
-            while len(self.answers) > self.size:
-                self.answers.popitem(last=False)
+    def put(self, key: str, answer: Verdict) -> None:      # type: ignore[override]
+        self._keep(key, answer)
 
 
 def _probe(family: str) -> Claim:
