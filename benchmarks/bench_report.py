@@ -16,6 +16,11 @@ runs `claims report` on it as a user would (the CLI in a subprocess) and prints:
   gathering, with the check of every figure outside primary documents; drawing the
   graph of every cluster).
 
+The verdicts on figures outside primary documents are kept per warehouse state
+(pipeline/judged.py): the first run starts with an empty verdict folder (cold: every
+figure is checked), a second run on the same warehouse reads them (warm), and both are
+printed. The phases run cold.
+
 On a machine other work shares, wall time is what is left over for the report; the CPU
 seconds say what the report itself costs.
 
@@ -54,13 +59,13 @@ def build(work: Path, shared: Path, docs: int) -> Path:
     return db
 
 
-def run_cli(db: Path, out: Path, workers: int | None) -> dict:
+def run_cli(db: Path, out: Path, workers: int | None, env: dict | None = None) -> dict:
     cmd = [*claims_cmd(), "report", "--db", str(db), "-o", str(out)]
     if workers is not None:
         cmd += ["--workers", str(workers)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
@@ -132,16 +137,25 @@ def main() -> None:
     con.close()
     print(f"warehouse: {n_docs:,} documents, {n_claims:,} claims, {n_links:,} links ({db})")
     out = args.work / "report"
-    print(f"claims report ({load()})", flush=True)
-    r = run_cli(db, out, args.workers)
-    n, big, size, total = pages(out)
-    print(f"  wall {r['wall']:.1f} s, CPU {r['cpu']:.1f} s, peak RSS {r['maxrss_mb']:,.0f} MB")
-    print(f"  {n:,} files, {total / 1e6:.1f} MB in all; largest {big.name} "
-          f"{size / 1e6:.2f} MB; report.html {(out / 'report.html').stat().st_size / 1e6:.2f} MB")
-    print(f"  target <= 10 s and no page over 5 MB: time "
-          f"{'met' if r['wall'] <= 10 else 'NOT met'}, pages "
-          f"{'met' if size <= 5e6 else 'NOT met'}")
+    import shutil
+    import tempfile
+
+    cache = tempfile.mkdtemp(prefix="verdicts-", dir=args.work)
+    env = {**os.environ, "CLAIMS_CACHE_DIR": cache}
+    for state in ("cold: no verdicts kept", "warm: the same warehouse again"):
+        print(f"claims report, {state} ({load()})", flush=True)
+        r = run_cli(db, out, args.workers, env)
+        n, big, size, total = pages(out)
+        print(f"  wall {r['wall']:.1f} s, CPU {r['cpu']:.1f} s, peak RSS {r['maxrss_mb']:,.0f} MB")
+        print(f"  {n:,} files, {total / 1e6:.1f} MB in all; largest {big.name} "
+              f"{size / 1e6:.2f} MB; report.html "
+              f"{(out / 'report.html').stat().st_size / 1e6:.2f} MB")
+        print(f"  target <= 10 s and no page over 5 MB: time "
+              f"{'met' if r['wall'] <= 10 else 'NOT met'}, pages "
+              f"{'met' if size <= 5e6 else 'NOT met'}")
+    shutil.rmtree(cache, ignore_errors=True)
     if not args.no_phases:
+        os.environ["CLAIMS_CACHE_DIR"] = "off"      # the phases: every figure checked
         workers = args.workers or len(os.sched_getaffinity(0))
         print(f"phases in one process, {workers} check workers ({load()})", flush=True)
         for name, wall, cpu in phases(db, workers):

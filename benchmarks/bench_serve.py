@@ -12,6 +12,10 @@ same rows), and prints p50, p95 and the largest time per page, the CPU time the 
 spent per request (a figure that depends less than wall time on other work on the
 machine), the response size, and the server's resident memory (now and at its peak)
 against the warehouse's size on disk.
+The verdicts on figures outside primary documents are kept per warehouse state
+(pipeline/judged.py). By default the server gets an empty verdict folder, so every trace
+works its verdict out (cold); ``--after-report`` runs `claims report` into that folder
+first, as a user who wrote the report and then browses it would have (warm).
 Only loopback is contacted; every loop is bounded by --repeat.
 """
 from __future__ import annotations
@@ -63,10 +67,10 @@ def build(work: Path, docs: int) -> Path:
     return db
 
 
-def serve(db: Path) -> tuple[subprocess.Popen, str]:
+def serve(db: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([*claims_cmd(), "serve", "--db", str(db), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL)
+                            stdin=subprocess.DEVNULL, env=env)
     timer = threading.Timer(120, proc.kill)
     timer.start()
     line = proc.stdout.readline()
@@ -163,9 +167,22 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=20, help="requests per page (default 20)")
     ap.add_argument("--work", type=Path, default=Path("/tmp/claims-bench/serve"),
                     help="folder for the generated corpus and warehouse")
+    ap.add_argument("--after-report", action="store_true",
+                    help="run `claims report` first, so the verdicts it works out are kept "
+                         "for the server (default: the server starts with none kept)")
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     db = args.db or build(args.work, args.docs)
+    import tempfile
+
+    cache = tempfile.mkdtemp(prefix="verdicts-", dir=args.work)
+    env = {**os.environ, "CLAIMS_CACHE_DIR": cache}
+    if args.after_report:
+        t = time.perf_counter()
+        subprocess.run([*claims_cmd(), "report", "--db", str(db), "-o",
+                        str(Path(cache) / "report")], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
+        print(f"claims report first: {time.perf_counter() - t:.0f} s", file=sys.stderr)
     import httpx
 
     from pipeline.store import Store
@@ -175,7 +192,7 @@ def main() -> None:
             "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM claims), "
             "(SELECT count(*) FROM links)").fetchone()
     ids = sample(db, args.repeat)
-    proc, base = serve(db)
+    proc, base = serve(db, env)
     try:
         start_rss = rss_mb(proc.pid)[0]
         rows = []
@@ -191,9 +208,12 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(30)
+        import shutil
+        shutil.rmtree(cache, ignore_errors=True)
     print(f"\nwarehouse: {n_docs:,} documents, {n_claims:,} claims, {n_links:,} links, "
           f"{db.stat().st_size / 1e6:.0f} MB on disk; {args.repeat} requests per page, "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}\n")
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; verdicts kept: "
+          f"{'those of `claims report`' if args.after_report else 'none at the start'}\n")
     print("| page | p50 ms | p95 ms | max ms | ≤ 300 ms at p95 | server CPU ms/request | response KB |")
     print("|---|---:|---:|---:|:---:|---:|---:|")
     for name, p50, p, mx, cpu, size in rows:

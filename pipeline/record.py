@@ -88,6 +88,7 @@ class Record:
     # the open warehouse, kept so a lookup that needs a document's text (``lead_in``) can
     # read just that document when the record was loaded without texts
     store: Store | None = field(default=None, repr=False, compare=False)
+    content_key: str | None = None    # what the warehouse held (pipeline.judged), full loads only
 
     # --- loading -----------------------------------------------------------------------
     @classmethod
@@ -95,6 +96,11 @@ class Record:
              with_links: bool = True, with_text: bool = True) -> "Record":
         """Read the warehouse. ``families`` limits the claims read (check reads few)."""
         rec = cls(db_path=str(store.path), store=store)
+        if families is None and with_links:
+            # read on the connection the record is loaded from, before it: the verdicts
+            # kept under this key are verdicts on exactly these rows
+            from pipeline.fingerprint import content_key
+            rec.content_key = content_key(store.con)
         cols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
         sql = f"SELECT {cols} FROM claims"
         params: list = []

@@ -103,13 +103,16 @@ def _phrase(ln: Link, me: str) -> str:
     }.get(ln.relation, ln.relation)
 
 
-def trace(claim_id: str, record: Record, checker=None) -> Trace:
+def trace(claim_id: str, record: Record, checker=None, judged=None) -> Trace:
     """Everything the record says about one figure. ``checker`` judges a figure outside
     primary documents (``judge_stored`` reads its ``record`` and calls its ``check``);
     by default a ``Checker`` over ``record``, which must then hold every primary figure.
     A caller holding only part of the record (``claims serve``) passes one that checks
-    against the warehouse."""
-    from pipeline.check import Checker, judge_stored
+    against the warehouse. ``judged`` (``pipeline.judged.Judged``) holds the verdicts
+    already worked out for this warehouse state; by default those kept for the state the
+    record was loaded from."""
+    from pipeline.check import Checker
+    from pipeline.judged import Judged
     from pipeline.link.attribution import SourceIndex
 
     c = find_claim(record, claim_id)
@@ -145,7 +148,10 @@ def trace(claim_id: str, record: Record, checker=None) -> Trace:
                          key=lambda t: (t[1].order_key(), t[0].start))
     verdict = None
     if d.role != "primary":
-        verdict = judge_stored(checker or Checker(record), c)
+        judged = judged if judged is not None else Judged.of_record(record)
+        verdict = judged.get(c, "".join(record.quote(c)))
+        if verdict is None:
+            verdict = judged.judge(checker or Checker(record), c)
     from pipeline.graph import claim_story
 
     cites = {x.id: line for x in [c, *(s.claim for s in steps), *(m for m, _ in members)]

@@ -20,6 +20,19 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "ingest"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _verdict_cache(tmp_path_factory):
+    """Verdicts kept by report, trace and serve (pipeline.judged) go to a folder of this
+    test run, not the user's cache (the CLI in a subprocess inherits it)."""
+    old = os.environ.get("CLAIMS_CACHE_DIR")
+    os.environ["CLAIMS_CACHE_DIR"] = str(tmp_path_factory.mktemp("verdict-cache"))
+    yield
+    if old is None:
+        os.environ.pop("CLAIMS_CACHE_DIR", None)
+    else:
+        os.environ["CLAIMS_CACHE_DIR"] = old
+
+
 @pytest.fixture(scope="session")
 def SHARED() -> Path:
     """The shared/ folder beside the repository (CI copies it there); skip if absent."""

@@ -10,7 +10,10 @@ verdict:
   every primary figure per claim (what ``SqlChecker`` overrides for the warehouse, here
   for a loaded record);
 * above ``PARALLEL_FROM`` figures, the checks run in ``workers`` forked processes that
-  share the loaded record copy-on-write; each returns its verdicts by claim id.
+  share the loaded record copy-on-write; each returns its verdicts by claim id;
+* a verdict worked out once for the warehouse's state (a report before, a trace, a page of
+  `claims serve`) is taken from ``pipeline.judged`` rather than worked out again, and the
+  new ones are kept there.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import multiprocessing as mp
 from collections import defaultdict
 
 from pipeline.checker import COUNT_FAMILIES, Checker, Verdict, _unit_key, judge_stored
+from pipeline.judged import Judged, judge_many
 from pipeline.model import Claim
 from pipeline.record import Record
 
@@ -61,35 +65,45 @@ class Judging:
     do other work meanwhile) or, for few figures or one worker, in this process when
     ``result`` is asked for."""
 
-    def __init__(self, record: Record, claims: list[Claim], workers: int = 1) -> None:
+    def __init__(self, record: Record, claims: list[Claim], workers: int = 1,
+                 judged: Judged | None = None) -> None:
         self.record, self.ids = record, [c.id for c in claims]
+        self.judged = judged if judged is not None else Judged.of_record(record)
         self.checker = IndexedChecker(record)
+        self.kept = judge_many(self.judged, self.checker, claims)
+        self.todo = [k for k in self.ids if k not in self.kept]
         self._pool = self._async = None
-        if workers > 1 and len(self.ids) >= PARALLEL_FROM \
+        if workers > 1 and len(self.todo) >= PARALLEL_FROM \
                 and "fork" in mp.get_all_start_methods():
             _SHARED.update(record=record, checker=self.checker)
             # small interleaved chunks: figures of one family (and cost) sit together
             n = max(workers * 8, 1)
-            chunks = [self.ids[i::n] for i in range(n) if self.ids[i::n]]
+            chunks = [self.todo[i::n] for i in range(n) if self.todo[i::n]]
             self._pool = mp.get_context("fork").Pool(workers)
             self._async = self._pool.map_async(_judge_chunk, chunks)
 
     def result(self) -> dict[str, Verdict]:
         """Verdict of each claim (``judge_stored``), by claim id, in the claims' order."""
         if self._async is None:
-            return {k: judge_stored(self.checker, self.record.claims[k]) for k in self.ids}
-        try:
-            out: dict[str, Verdict] = {}
-            for part in self._async.get():
-                out.update(part)
-        finally:
-            self._pool.close()
-            self._pool.join()
-            self._pool = self._async = None
-            _SHARED.clear()
+            out = {k: judge_stored(self.checker, self.record.claims[k]) for k in self.todo}
+        else:
+            try:
+                out = {}
+                for part in self._async.get():
+                    out.update(part)
+            finally:
+                self._pool.close()
+                self._pool.join()
+                self._pool = self._async = None
+                _SHARED.clear()
+        if out:
+            self.judged.put(out)
+        out.update(self.kept)
         return {k: out[k] for k in self.ids}
 
 
-def judge_all(record: Record, claims: list[Claim], workers: int = 1) -> dict[str, Verdict]:
-    """Verdict of each claim (``judge_stored``), by claim id, in one or more processes."""
-    return Judging(record, claims, workers).result()
+def judge_all(record: Record, claims: list[Claim], workers: int = 1,
+              judged: Judged | None = None) -> dict[str, Verdict]:
+    """Verdict of each claim (``judge_stored``), by claim id, in one or more processes
+    (``judged``: the verdicts kept for this warehouse state; by default the record's)."""
+    return Judging(record, claims, workers, judged).result()

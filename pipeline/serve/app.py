@@ -29,8 +29,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from pipeline.fingerprint import content_key
+from pipeline.judged import Judged
 from pipeline.serve import queries
-from pipeline.serve.checking import KeptAnswers, LoadedChecks
+from pipeline.serve.checking import KeptAnswers, KeptHeadlines, LoadedChecks
 from pipeline.serve.text import segments, split_quote
 from pipeline.store import Store, StoreError
 
@@ -80,6 +82,11 @@ class Server:
         self.env = _environment()
         self.checks = LoadedChecks()     # figures kept for checks compared in Python
         self.answers = KeptAnswers()     # answers of the SQL checker's queries
+        # verdicts on figures outside primary documents, kept per warehouse state (on disk,
+        # shared with `claims report` and `claims trace`), and the check box's answers: the
+        # warehouse is read-only for the server's life, so an answer never goes stale
+        self.judged = Judged(content_key(self.store.con))
+        self.headlines = KeptHeadlines()
         self._preloading: Store | None = None
         self._preloader = threading.Thread(target=self._preload, name="claims-serve-preload",
                                            daemon=True)
@@ -177,7 +184,8 @@ class Server:
         claim_id = request.path_params["claim_id"]
         with self.cursor() as cur:
             try:
-                t = trace_of(cur, claim_id, loaded=self.checks, kept=self.answers)
+                t = trace_of(cur, claim_id, loaded=self.checks, kept=self.answers,
+                             judged=self.judged)
             except TraceError as exc:
                 return self.error(404, str(exc))
             linked = cur.con.execute("SELECT count(*) FROM links").fetchone()[0] > 0
@@ -246,8 +254,11 @@ class Server:
         if text:
             # on this server's connection: a second one to the same file in one process
             # would clash with its locked settings
-            with self.cursor() as cur:
-                verdict = check(text, store=cur, loaded=self.checks, kept=self.answers)
+            verdict = self.headlines.get(text)
+            if verdict is None:
+                with self.cursor() as cur:
+                    verdict = check(text, store=cur, loaded=self.checks, kept=self.answers)
+                self.headlines.put(text, verdict)
         return self.page("check.html", text=text, v=verdict, nav="check")
 
     # --- sql ----------------------------------------------------------------------------

@@ -118,8 +118,15 @@ class WarehouseChecker:
 
 
 def trace_of(store: Store, claim_id: str,
-             loaded: Callable[[Query, Store], Verdict] = check_loaded, kept: Any = None) -> Trace:
+             loaded: Callable[[Query, Store], Verdict] = check_loaded, kept: Any = None,
+             judged: Any = None) -> Trace:
     """``pipeline.trace.trace`` of one claim over the part of the record it reads
-    (``loaded`` and ``kept``: what `claims serve` keeps for checks, ``check_query``)."""
+    (``loaded`` and ``kept``: what `claims serve` keeps for checks, ``check_query``;
+    ``judged``: the verdicts worked out for this warehouse state, ``pipeline.judged``)."""
+    from pipeline.fingerprint import content_key
+    from pipeline.judged import Judged
+
     cid, rec = record_around(store, claim_id)
-    return trace(cid, rec, checker=WarehouseChecker(rec, store, loaded, kept))
+    if judged is None:
+        judged = Judged(content_key(store.con))
+    return trace(cid, rec, checker=WarehouseChecker(rec, store, loaded, kept), judged=judged)

@@ -37,6 +37,7 @@ from pipeline.store import Store
 MAX_KEPT_CLAIMS = 20_000
 MAX_KEPT_ANSWERS = 256       # answers of the SQL checker's queries kept (KeptAnswers)
 MAX_ANSWER_ROWS = 1000       # an answer with more rows is not kept
+MAX_KEPT_HEADLINES = 256     # check box answers kept (KeptHeadlines)
 
 
 class IndexedChecker(Checker):
@@ -132,13 +133,26 @@ class KeptAnswers:
             return got
 
     def put(self, key: tuple, answer: tuple) -> None:
-        if len(answer[1]) > self.rows:
-            return
+        if len(answer[1]) <= self.rows:
+            self._keep(key, answer)
+
+    def _keep(self, key, answer) -> None:
         with self.lock:
             self.answers[key] = answer
             self.answers.move_to_end(key)
             while len(self.answers) > self.size:
                 self.answers.popitem(last=False)
+
+
+class KeptHeadlines(KeptAnswers):
+    """The check box's answers by headline text (the same text on the same read-only
+    warehouse has the same verdict): the least recently asked go first, ``size`` at most."""
+
+    def __init__(self, size: int = MAX_KEPT_HEADLINES) -> None:
+        super().__init__(size)
+
+    def put(self, key: str, answer: Verdict) -> None:      # type: ignore[override]
+        self._keep(key, answer)
 
 
 def _probe(family: str) -> Claim:
