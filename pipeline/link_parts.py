@@ -12,17 +12,30 @@ the warehouse. What each partition computes, and why no link crosses two of them
 3. subjects, from the keys pass 2 wrote: pair links, clusters, findings.
 
 Same links, clusters, findings, keys and roles as ``_link_full`` (tests/test_link_partition.py).
+
+With ``ray`` the partitions of each pass are Ray tasks running the same functions
+(``partition.misattributions``, ``documents_partition``, ``subjects_partition``): this
+process reads each partition from DuckDB, hands it over, and writes the results back in
+the order it handed them over, with a few partitions out at a time. A task whose worker
+dies is run again by Ray (``TASK_RETRIES``); one that still fails, or raises, fails the
+link, which then leaves the record as it was (one transaction): run it again
+(tests/test_link_ray.py).
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from pipeline.store import LinkScope, Store, _rollback
 
 # claims Python holds per partition (a larger subject is whole): ~1 GB of records at most,
 # and few enough partitions that DuckDB's scans for them stay a small part of the time
 DEFAULT_MAX_CLAIMS = 250_000
+# times Ray runs a partition again whose worker died (a linking error is not retried: the
+# functions are deterministic, it would fail again)
+TASK_RETRIES = 3
 
 
 def _batches(weights: Iterable[tuple[str, int]], limit: int) -> Iterator[list[str]]:
@@ -40,24 +53,100 @@ def _batches(weights: Iterable[tuple[str, int]], limit: int) -> Iterator[list[st
         yield run
 
 
-def link_partitioned(store: Store, max_claims: int | None = None):
+class _Here:
+    """Runs each partition in this process, as it is handed over."""
+
+    def share(self, obj: Any) -> Any:
+        return obj
+
+    def submit(self, fn: Callable, args: tuple, write: Callable[[Any], None]) -> None:
+        write(fn(*args))
+
+    def drain(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _call(fn: Callable, *args: Any) -> Any:
+    """The Ray task: one partition function on its arguments."""
+    return fn(*args)
+
+
+class _OnRay:
+    """Runs each partition as a Ray task; this process (the only one that opens the
+    database) writes the results, in the order the partitions were handed over. At most
+    one more partition than the cluster has CPUs is out at a time, so this process and
+    Ray's object store hold a few partitions, never the record."""
+
+    def __init__(self, address: str | None):
+        import ray
+
+        from pipeline.ray_ingest import connect
+
+        self.connected = connect(address)
+        self.ray = ray
+        self.task = ray.remote(max_retries=TASK_RETRIES)(_call)
+        self.in_flight = max(2, int(ray.cluster_resources().get("CPU", 1)) + 1)
+        self.out: deque = deque()
+
+    def share(self, obj: Any) -> Any:
+        """An object every task reads (the source index, the misattributed ids): stored
+        once in the object store, not sent with each task."""
+        return self.ray.put(obj)
+
+    def submit(self, fn: Callable, args: tuple, write: Callable[[Any], None]) -> None:
+        self.out.append((self.task.remote(fn, *args), write))
+        while len(self.out) > self.in_flight:
+            self._take()
+
+    def _take(self) -> None:
+        ref, write = self.out.popleft()
+        write(self.ray.get(ref))
+
+    def drain(self) -> None:
+        while self.out:
+            self._take()
+
+    def close(self) -> None:
+        self.out.clear()
+        if self.connected:
+            self.ray.shutdown()
+
+
+def link_partitioned(store: Store, max_claims: int | None = None, ray: str | None = None):
     """Relink the whole record partition by partition -> ``link_flow.LinkReport`` ("full");
-    ``max_claims`` (default ``DEFAULT_MAX_CLAIMS``) is the size of a partition."""
+    ``max_claims`` (default ``DEFAULT_MAX_CLAIMS``) is the size of a partition. ``ray``:
+    link the partitions as Ray tasks on the Ray at that address (``ray_ingest.connect``:
+    ``local`` starts one with this machine's cores; a process already connected uses its
+    own); None links them here."""
+    runner = _OnRay(ray) if ray is not None else _Here()
+    try:
+        return _link(store, max_claims or DEFAULT_MAX_CLAIMS, runner)
+    finally:
+        runner.close()
+
+
+def _link(store: Store, max_claims: int, runner: _Here | _OnRay):
     from pipeline.link import _sources
-    from pipeline.link.keys import subject_of_key
-    from pipeline.link.partition import (FIGURE_COLUMNS, document_part, link_documents,
-                                         link_subjects, misattributions, with_misattribution)
+    from pipeline.link.partition import (FIGURE_COLUMNS, document_part, documents_partition,
+                                         misattributions, subjects_partition)
     from pipeline.link.roles import resolve_role
     from pipeline.link_flow import LinkReport, _by_doc, _doc_metas, _infer_roles, claim_keys
 
     started = time.perf_counter()
-    max_claims = max_claims or DEFAULT_MAX_CLAIMS
     metas, _, stored = _doc_metas(store)
     sources = _sources(metas)
+    shared_sources = runner.share(sources)
     counts = dict(store.query("SELECT doc_id, count(*) FROM claims GROUP BY doc_id")[1])
     n_claims = sum(counts.values())
     roles: dict[str, tuple[str, str]] = {}
     changed: dict[str, str] = {}
+
+    def write(part) -> None:
+        store.append_links(part.links, part.clusters, part.findings)
+
     con = store.con
     con.begin()
     try:
@@ -72,8 +161,10 @@ def link_partitioned(store: Store, max_claims: int | None = None):
         for bys in _batches(credited, max_claims):
             docs = {d for by in bys for d in sources.resolve(by, strict=True)}
             claims = list(store.iter_claims(docs=docs, asserted_by=bys, columns=FIGURE_COLUMNS))
-            mis |= misattributions(claims, sources, set(bys))
+            runner.submit(misattributions, (claims, shared_sources, set(bys)), mis.update)
             del claims
+        runner.drain()
+        shared_mis = runner.share(mis)
 
         con.execute("DELETE FROM links")
         con.execute("DELETE FROM clusters")
@@ -87,40 +178,30 @@ def link_partitioned(store: Store, max_claims: int | None = None):
                 roles[d] = inferred.get(d) or resolve_role(metas[d], by_doc.get(d, ()))
             changed.update({d: r[0] for d, r in inferred.items() if stored[d] != r})
             keys = [(cid, c.doc_id, k, s) for c, (cid, k, s) in zip(claims, claim_keys(claims))]
-            result = link_documents(document_part(claims, (k[3] for k in keys)), metas, roles,
-                                    sources)
-            findings = {}
-            for c, k in zip(claims, keys):
-                if k[3] is None:
-                    now = with_misattribution(result.findings.get(c.id, []), c.id, mis)
-                    if now != c.findings:
-                        findings[c.id] = now
             store.append_keys(keys)
-            store.append_links(result.links, [], findings)
-            del claims, by_doc, result, keys
+            part, subjects = document_part(claims, [k[3] for k in keys])
+            del claims, by_doc, keys
+            runner.submit(documents_partition,
+                          (part, subjects, {d: metas[d] for d in chunk},
+                           {d: roles[d] for d in chunk}, shared_sources, shared_mis), write)
+            del part, subjects
+        runner.drain()
 
         # 3. subjects: pair links, clusters, findings
         subjects = store.query("SELECT subject, count(*) FROM claim_keys WHERE subject IS NOT"
                                " NULL GROUP BY 1 ORDER BY 1")[1]
-        for part in _batches(subjects, max_claims):
-            on = set(part)
-            derived = store.derived_links(part)
+        for on in _batches(subjects, max_claims):
+            derived = store.derived_links(on)
             operands = {x for ln in derived for x in (ln.dst, ln.other) if x}
             claims = list(store.iter_claims(
-                docs=(), subjects=part, ids=operands,
-                siblings=(store.documents_on(part), "token_throughput", "per_user")))
-            result = link_subjects(claims, metas, roles, sources, on, derived)
-            own = {c.id for c in claims if subject_of_key(result.keys[c.id]) in on}
-            findings = {}
-            for c in claims:
-                if c.id in own:
-                    now = with_misattribution(result.findings.get(c.id, []), c.id, mis)
-                    if now != c.findings:
-                        findings[c.id] = now
-            links = [ln for ln in result.links if ln.src in own]
-            clusters = sorted((k, cid) for cid, k in result.clusters.items() if cid in own)
-            store.append_links(links, clusters, findings)
-            del claims, result, links, clusters
+                docs=(), subjects=on, ids=operands,
+                siblings=(store.documents_on(on), "token_throughput", "per_user")))
+            docs = {c.doc_id for c in claims}
+            runner.submit(subjects_partition,
+                          (claims, {d: metas[d] for d in docs}, {d: roles[d] for d in docs},
+                           shared_sources, set(on), derived, shared_mis), write)
+            del claims
+        runner.drain()
         con.commit()
     except BaseException:
         _rollback(con)

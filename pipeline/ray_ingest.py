@@ -72,7 +72,7 @@ def _row(table: str, file: int, seq: int, data: Any) -> dict[str, Any]:
             "data": json.dumps(data, ensure_ascii=False, default=str)}
 
 
-def _connect(address: str | None) -> bool:
+def connect(address: str | None) -> bool:
     """Join the cluster at ``address`` (None: start a local Ray with this machine's cores)
     unless this process is already connected -> whether this call connected."""
     try:
@@ -197,7 +197,7 @@ def ingest_ray(paths: Iterable[Path], store: Store, *, address: str | None = Non
     folder = Path(tempfile.mkdtemp(prefix="claims-shards-", dir=_beside(store))) if own else shards
     try:
         if jobs:
-            connected = _connect(address)
+            connected = connect(address)
             if not own and folder.exists():
                 shutil.rmtree(folder)      # an earlier run's shards (checked above)
             try:
