@@ -17,7 +17,8 @@ With ``ray`` the partitions of each pass are Ray tasks running the same function
 (``partition.misattributions``, ``documents_partition``, ``subjects_partition``): this
 process reads each partition from DuckDB, hands it over, and writes the results back in
 the order it handed them over, with a few partitions out at a time. A task whose worker
-dies is run again by Ray (``TASK_RETRIES``); one that still fails, or raises, fails the
+dies is run again by Ray (``ray_ingest.TASK_RETRIES`` times; an exception is not
+retried: the functions are deterministic, it would be raised again); one that still fails, or raises, fails the
 link, which then leaves the record as it was (one transaction): run it again
 (tests/test_link_ray.py).
 """
@@ -33,9 +34,6 @@ from pipeline.store import LinkScope, Store, _rollback
 # claims Python holds per partition (a larger subject is whole): ~1 GB of records at most,
 # and few enough partitions that DuckDB's scans for them stay a small part of the time
 DEFAULT_MAX_CLAIMS = 250_000
-# times Ray runs a partition again whose worker died (a linking error is not retried: the
-# functions are deterministic, it would fail again)
-TASK_RETRIES = 3
 
 
 def _batches(weights: Iterable[tuple[str, int]], limit: int) -> Iterator[list[str]]:
@@ -83,7 +81,7 @@ class _OnRay:
     def __init__(self, address: str | None):
         import ray
 
-        from pipeline.ray_ingest import connect
+        from pipeline.ray_ingest import TASK_RETRIES, connect
 
         self.connected = connect(address)
         self.ray = ray

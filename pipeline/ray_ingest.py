@@ -10,8 +10,9 @@ The flow is the one of ``run.ingest_paths`` with Ray Data in place of the worker
    ``flat_map(file_rows)`` -> ``write_parquet`` of shards holding the rows of the
    ``documents``, ``pages``, ``claims`` and ``errors`` of those files (one Parquet dataset
    partitioned by ``table=``, one JSON payload a row). A file that fails is an error row;
-   a task whose worker died is retried by Ray (``max_retries``), and a task that still fails
-   leaves its files without rows, which are then recorded as errors, never a failed job;
+   a task whose worker died is retried by Ray (``TASK_RETRIES``), and a task that still
+   fails leaves its files without rows, which are then recorded as errors, never a failed
+   job (tests/test_ray_ingest.py kills workers);
 3. DuckDB reads the shard folder (``read_parquet``) and this process writes each file
    through ``run._Ingest``, i.e. ``Store.write_many``: the same content-hash identity,
    replacement and idempotent re-ingest as ``--workers``; then ``claims ingest`` links.
@@ -36,6 +37,7 @@ from pipeline.store import Store, Stored
 
 TABLES = ("documents", "pages", "claims", "errors")
 FILES_PER_TASK = 8
+TASK_RETRIES = 3     # times Ray runs a task again whose worker or node died
 LOCAL = "local"      # --ray without an address: a Ray started here with this machine's cores
 
 
@@ -110,7 +112,10 @@ def _map(jobs: list[_Job], shards: Path) -> None:
     # a few files a task: a slow file holds up few others, a dead worker costs few retries
     blocks = max(1, -(-len(items) // FILES_PER_TASK))
     ds = ray.data.from_items(items, override_num_blocks=blocks)
-    ds.flat_map(file_rows).write_parquet(str(shards), partition_cols=["table"])
+    # Ray Data would retry a task whose worker died forever (max_retries=-1): a file that
+    # kills its worker every time would hold the run; after TASK_RETRIES its files are errors
+    ds.flat_map(file_rows, max_retries=TASK_RETRIES).write_parquet(
+        str(shards), partition_cols=["table"])
 
 
 def read_shards(shards: Path, n_files: int) -> Iterator[tuple[int, Stored | None, str, str]]:
@@ -124,9 +129,12 @@ def read_shards(shards: Path, n_files: int) -> Iterator[tuple[int, Stored | None
         heads = {t: next(cursors[t], None) for t in TABLES}
 
         def take(table: str, n: int) -> list:
-            out = []
+            out, seen = [], set()
             while heads[table] is not None and heads[table][0] == n:
-                out.append(heads[table][1])
+                _, seq, data = heads[table]
+                if seq not in seen:     # a retried task's rows twice: its shard was kept
+                    seen.add(seq)
+                    out.append(data)
                 heads[table] = next(cursors[table], None)
             return out
 
@@ -144,13 +152,13 @@ def read_shards(shards: Path, n_files: int) -> Iterator[tuple[int, Stored | None
         con.close()
 
 
-def _table_rows(con, shards: Path, table: str) -> Iterator[tuple[int, str]]:
-    """(file, data) rows of one table in (file, seq) order, fetched in batches."""
+def _table_rows(con, shards: Path, table: str) -> Iterator[tuple[int, int, str]]:
+    """(file, seq, data) rows of one table in (file, seq) order, fetched in batches."""
     folder = shards / f"table={table}"
     if not any(folder.glob("*.parquet")):
         return
     cur = con.cursor()
-    cur.execute("SELECT file, data FROM read_parquet(?) ORDER BY file, seq",
+    cur.execute("SELECT file, seq, data FROM read_parquet(?) ORDER BY file, seq",
                 [str(folder / "*.parquet")])
     while rows := cur.fetchmany(10_000):
         yield from rows

@@ -1,7 +1,7 @@
 """`claims ingest --ray` (pipeline/ray_ingest.py): the per-file work mapped over a local Ray,
 shards taken in by DuckDB, the same database as the worker processes give.
 
-One local Ray (2 CPUs) serves the module; the tests skip only where Ray Data cannot be
+One local Ray (2 CPUs, conftest's ``local_ray``) serves the session; the tests skip only where Ray Data cannot be
 imported (it is the optional extra `claims[ray]`)."""
 from __future__ import annotations
 
@@ -39,16 +39,6 @@ def _state(db: Path) -> dict[str, set]:
     with Store.open(db, read_only=True) as store:
         return {name: {tuple(tuple(v) if isinstance(v, list) else v for v in row)
                        for row in store.query(sql)[1]} for name, sql in TABLES.items()}
-
-
-@pytest.fixture(scope="session")
-def local_ray():
-    """One local Ray for every test here (ingest_ray joins it and leaves it running)."""
-    if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-    yield
-    ray.shutdown()
 
 
 @pytest.fixture(scope="module")
