@@ -114,7 +114,9 @@ def _map(jobs: list[_Job], shards: Path) -> None:
     ds = ray.data.from_items(items, override_num_blocks=blocks)
     # Ray Data would retry a task whose worker died forever (max_retries=-1): a file that
     # kills its worker every time would hold the run; after TASK_RETRIES its files are errors
-    ds.flat_map(file_rows, max_retries=TASK_RETRIES).write_parquet(
+    # (set per task: ``max_retries`` as a keyword is deprecated in Ray Data)
+    retries = {"max_retries": TASK_RETRIES}
+    ds.flat_map(file_rows, ray_remote_args_fn=lambda: retries).write_parquet(
         str(shards), partition_cols=["table"])
 
 
