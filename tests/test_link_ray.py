@@ -101,26 +101,30 @@ def test_a_partition_whose_worker_dies_is_run_again(local_ray, synthetic, linked
     assert _state(db) == linked_here
 
 
-def test_a_failing_partition_leaves_the_record_as_it_was(local_ray, synthetic, tmp_path,
-                                                         monkeypatch):
-    """An error in a partition is not retried (it would recur): the link fails and the
-    one transaction is rolled back, so the links of before are all still there."""
+def test_a_failing_partition_leaves_a_full_link_pending(local_ray, synthetic, linked_here,
+                                                       tmp_path, monkeypatch):
+    """An error in a partition is not retried (it would recur): the link fails half way,
+    with the 'full' row still in link_pending, so the next link relinks everything."""
     import pipeline.link.partition as partition
+    from pipeline.run import link_store
 
     db = tmp_path / "fails.duckdb"
     shutil.copy(synthetic, db)
-    with Store.open(db) as store:
-        link_partitioned(store, max_claims=MAX_CLAIMS)
-    before = _state(db)
 
     def broken(*args):
         raise ValueError("a partition that cannot be linked")
 
-    monkeypatch.setattr(partition, "documents_partition", broken)
+    monkeypatch.setattr(partition, "subjects_partition", broken)
     with Store.open(db) as store:
         with pytest.raises(Exception, match="cannot be linked"):
             link_partitioned(store, max_claims=MAX_CLAIMS, ray="local")
-    assert _state(db) == before and before["links"]
+        assert store.pending().full
+    assert _state(db) != linked_here          # half done: pass 3's links are missing
+    monkeypatch.undo()
+    with Store.open(db) as store:
+        link_store(store, partitioned=True, ray="local")
+        assert store.pending().empty
+    assert _state(db) == linked_here
 
 
 def test_cli_link_ray(local_ray, synthetic, linked_here, run_cli, tmp_path):
