@@ -15,24 +15,18 @@ import pytest
 
 from pipeline.link_parts import link_partitioned
 from pipeline.store import Store
+from test_link_partition import TABLES, _state as state_of
 
 pytest.importorskip("ray", reason="Ray is not installed (pip install 'claims[ray]')")
 
 REPO = Path(__file__).resolve().parents[1]
-TABLES = {
-    "links": "SELECT src, dst, relation, consistent, detail, computed, other FROM links",
-    "clusters": "SELECT cluster_id, claim_id FROM clusters",
-    "findings": "SELECT id, findings FROM claims WHERE len(findings) > 0",
-    "keys": "SELECT claim_id, doc_id, qkey, subject FROM claim_keys",
-    "roles": "SELECT id, role, role_source FROM documents",
-}
 MAX_CLAIMS = 600     # 3,000 claims: several partitions in each of the three passes
 
 
 def _state(db: Path) -> dict[str, set]:
+    """Links, clusters, findings, keys and roles (test_link_partition's comparison)."""
     with Store.open(db, read_only=True) as store:
-        return {name: {tuple(tuple(v) if isinstance(v, list) else v for v in row)
-                       for row in store.query(sql)[1]} for name, sql in TABLES.items()}
+        return state_of(store)
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +65,7 @@ def test_ray_tasks_give_the_local_partitioned_links(local_ray, synthetic, linked
     assert {r[2] for r in linked_here["links"]} >= {"supports", "conflicts", "derives",
                                                       "mismatch"}
     assert any("misattributed" in r[1] for r in linked_here["findings"])
+    assert set(got) == set(TABLES)
     for name in TABLES:
         assert got[name] == linked_here[name], name
 
