@@ -84,11 +84,10 @@ class _OnRay:
     Ray's object store hold a few partitions, never the record."""
 
     def __init__(self, address: str | None):
-        import ray
-
         from pipeline.ray_ingest import TASK_RETRIES, connect
 
-        self.connected = connect(address)
+        self.connected = connect(address)    # RayUnavailable (a message) without Ray
+        import ray
         self.ray = ray
         self.task = ray.remote(max_retries=TASK_RETRIES)(_call)
         self.in_flight = max(2, int(ray.cluster_resources().get("CPU", 1)) + 1)
