@@ -134,3 +134,18 @@ def test_cli_link_ray(local_ray, synthetic, linked_here, run_cli, tmp_path):
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.startswith("linked (full,")
     assert _state(db) == linked_here
+
+
+def test_link_ray_without_ray_says_how_to_install_it(synthetic, tmp_path):
+    """Where Ray cannot be imported, `claims link --ray` fails in one line naming the extra
+    (Ray is hidden from a child interpreter)."""
+    import subprocess
+
+    db = tmp_path / "noray.duckdb"
+    shutil.copy(synthetic, db)
+    code = ("import sys; sys.modules['ray'] = None; from pipeline.cli import main; "
+            f"main(['link', '--ray', '--db', {str(db)!r}])")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode != 0 and "claims[ray]" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
