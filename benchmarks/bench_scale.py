@@ -3,6 +3,7 @@
     python benchmarks/bench_scale.py --claims 1000000            # build, then link in parts
     python benchmarks/bench_scale.py --claims 1000000 --one-pass # the one-pass full link instead
     python benchmarks/bench_scale.py --claims 10000000 --db /tmp/scale10m.duckdb
+    python benchmarks/bench_scale.py --claims 1000000 --ray   # partitions as tasks on a local Ray
 
 The warehouse is built by streaming ``bench_link.synthetic_claims`` chunks of 100,000
 claims (documents of 40, about 100 claims per model) into ``Store.write_many``; each chunk
@@ -11,7 +12,8 @@ the same statistics as 1M (10 chunks), and the builder never holds more than one
 The build is skipped when ``--db`` already holds that many claims. The link then runs in a
 child process of its own (``link_store(full=True, partitioned=True)``, or the one-pass
 ``link_store(full=True)`` with ``--one-pass``), so its peak RSS (``ru_maxrss``: DuckDB's
-buffers included) is the link's alone. Prints one line of figures.
+buffers included) is the link's alone (with ``--ray``: the driver's, Ray's workers not
+counted). Prints one line of figures.
 """
 from __future__ import annotations
 
@@ -70,7 +72,7 @@ def store_synthetic(store, n: int, chunk: int = CHUNK) -> None:
         store.write_many(batch)
 
 
-def _link(db: str, one_pass: bool, max_claims: int = 0) -> None:
+def _link(db: str, one_pass: bool, max_claims: int = 0, ray: bool = False) -> None:
     """In the child: link, then print the figures as JSON."""
     import pipeline.link_parts
     from pipeline.run import link_store
@@ -80,7 +82,8 @@ def _link(db: str, one_pass: bool, max_claims: int = 0) -> None:
         pipeline.link_parts.DEFAULT_MAX_CLAIMS = max_claims
     t0, c0 = time.perf_counter(), time.process_time()
     with Store.open(db) as store:
-        report = link_store(store, full=True, partitioned=not one_pass)
+        report = link_store(store, full=True, partitioned=not one_pass,
+                            ray="local" if ray else None)
     print(json.dumps({
         "seconds": round(time.perf_counter() - t0, 1),
         "cpu_seconds": round(time.process_time() - c0, 1),
@@ -97,10 +100,12 @@ def main() -> None:
     ap.add_argument("--one-pass", action="store_true", help="the one-pass full link instead")
     ap.add_argument("--max-claims", type=int, default=0,
                     help="claims a partition (default: link_parts.DEFAULT_MAX_CLAIMS)")
+    ap.add_argument("--ray", action="store_true",
+                    help="link the partitions as tasks on a local Ray (claims link --ray)")
     ap.add_argument("--link-only", help=argparse.SUPPRESS)   # the child's entry
     args = ap.parse_args()
     if args.link_only:
-        _link(args.link_only, args.one_pass, args.max_claims)
+        _link(args.link_only, args.one_pass, args.max_claims, args.ray)
         return
     from pipeline.store import Store
 
@@ -117,9 +122,11 @@ def main() -> None:
         print(f"built {db}: {args.claims:,} claims in {time.perf_counter() - t0:.0f} s", flush=True)
     cmd = [sys.executable, __file__, "--link-only", str(db), "--max-claims", str(args.max_claims)]
     cmd += ["--one-pass"] if args.one_pass else []
+    cmd += ["--ray"] if args.ray else []
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     r = json.loads(out.strip().splitlines()[-1])
     how = "one pass" if args.one_pass else f"partitioned, {r['max_claims']:,} claims a partition"
+    how += ", on Ray" if args.ray else ""
     print(f"{r['claims']:>11,} claims, link ({how}): {r['seconds']:.1f} s "
           f"({r['cpu_seconds']:.1f} s CPU), peak RSS {r['peak_rss_mb']:,} MB, "
           f"{sum(r['links'].values()):,} links {r['links']}, {r['clusters']:,} clusters")

@@ -260,7 +260,7 @@ def _ingest_and_link(store, paths, urls, web, force, workers, timeout, follow_li
     if no_link:
         return summary, False
     try:
-        report = link_store(store, partitioned=ray is not None)
+        report = link_store(store, partitioned=ray is not None, ray=ray)
     except Exception as exc:
         if _State.debug:
             raise
@@ -419,6 +419,11 @@ def link_cmd(
         False, "--partitioned",
         help="Link a group of subjects at a time from the database, in bounded memory "
              "(the same links; for warehouses too large to hold in memory, docs/scale.md)."),
+    ray: Optional[str] = typer.Option(
+        None, "--ray", metavar="[ADDRESS]",
+        help="Link the partitions as Ray tasks (implies --partitioned; needs the package's "
+             "ray extra). ADDRESS is auto, HOST:PORT or ray://HOST:PORT (write "
+             "--ray=ADDRESS); without one a local Ray with this machine's cores."),
     debug: bool = DebugOption,
 ) -> None:
     """Relink every stored claim (after changing vocabularies or the link stage)."""
@@ -426,10 +431,22 @@ def link_cmd(
     from pipeline.store import resolve_db
 
     _State.debug = _State.debug or debug
+    if ray is not None:
+        if _ray_address([], ray)[0]:
+            raise UserError(f"--ray {ray}: not a Ray address (auto, HOST:PORT or ray://HOST:PORT)")
+        partitioned = True
     if not resolve_db(db).is_file():
         raise UserError(f"no database at {resolve_db(db)} (run `claims ingest` first, or pass --db)")
     with Store.open(db) as store:
-        report = link_store(store, full=True, partitioned=partitioned)
+        if ray is None:
+            report = link_store(store, full=True, partitioned=partitioned)
+        else:
+            from pipeline.ray_ingest import RayUnavailable
+
+            try:
+                report = link_store(store, full=True, partitioned=True, ray=ray)
+            except RayUnavailable as exc:
+                raise UserError(str(exc)) from None
     _print_link_report(report, quiet, verbose)
 
 
@@ -1016,7 +1033,7 @@ def explain_cmd(
 # --- entry point --------------------------------------------------------------------------
 
 def _bare_ray(args: list[str]) -> list[str]:
-    """`ingest --ray [ADDRESS]`: typer has no option with an optional value, so a bare
+    """`ingest --ray [ADDRESS]`, `link --ray [ADDRESS]`: typer has no option with an optional value, so a bare
     ``--ray`` (the last word, or followed by another option) is read as ``--ray=local``."""
     out = list(args)
     for i, a in enumerate(out):

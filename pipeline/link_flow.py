@@ -19,7 +19,8 @@ from pipeline.store import LinkScope, Pending, Store
 # `claims`, the Python API and the benchmarks; they live in link_state.
 
 
-def link_store(store: Store, full: bool = False, partitioned: bool = False) -> LinkReport | None:
+def link_store(store: Store, full: bool = False, partitioned: bool = False,
+               ray: str | None = None) -> LinkReport | None:
     """Link what changed since the last link, or everything with ``full``.
 
     Returns None when nothing is pending (every file was skipped): nothing is relinked.
@@ -27,7 +28,8 @@ def link_store(store: Store, full: bool = False, partitioned: bool = False) -> L
     written before linking existed) or removed claims had none. ``partitioned``: a full
     link runs partition by partition in bounded memory (``pipeline.link_parts``), and so
     does the link after an ingest that added at least half of the documents (an
-    incremental link would hold all of them).
+    incremental link would hold all of them). ``ray``: those partitions run as Ray tasks
+    on the Ray at that address (``link_parts.link_partitioned``).
     """
     started = time.perf_counter()
     pending = store.pending()
@@ -42,7 +44,7 @@ def link_store(store: Store, full: bool = False, partitioned: bool = False) -> L
     if report is None and partitioned:
         from pipeline.link_parts import link_partitioned
 
-        report = link_partitioned(store)
+        report = link_partitioned(store, ray=ray)
     if report is None:
         report = _link_full(store)
     report.totals = store.link_totals()

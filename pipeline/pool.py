@@ -198,3 +198,11 @@ class Pool(Generic[J, R]):
         for w in self.workers:
             w.stop(kill=bool(w.queue))
         self.workers = []
+
+
+def default_workers() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)

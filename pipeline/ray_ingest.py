@@ -10,8 +10,9 @@ The flow is the one of ``run.ingest_paths`` with Ray Data in place of the worker
    ``flat_map(file_rows)`` -> ``write_parquet`` of shards holding the rows of the
    ``documents``, ``pages``, ``claims`` and ``errors`` of those files (one Parquet dataset
    partitioned by ``table=``, one JSON payload a row). A file that fails is an error row;
-   a task whose worker died is retried by Ray (``max_retries``), and a task that still fails
-   leaves its files without rows, which are then recorded as errors, never a failed job;
+   a task whose worker died is retried by Ray (``TASK_RETRIES``), and a task that still
+   fails leaves its files without rows, which are then recorded as errors, never a failed
+   job (tests/test_ray_ingest.py kills workers);
 3. DuckDB reads the shard folder (``read_parquet``) and this process writes each file
    through ``run._Ingest``, i.e. ``Store.write_many``: the same content-hash identity,
    replacement and idempotent re-ingest as ``--workers``; then ``claims ingest`` links.
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import logging
 import shutil
 import tempfile
 import time
@@ -31,17 +31,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from pipeline.model import Document, Page
-from pipeline.run import Outcome, Summary, _Ingest, _Job, _work, default_workers
+from pipeline.run import Outcome, Summary, _Ingest, _Job, _work
+from pipeline.ray_cluster import LOCAL, TASK_RETRIES, RayUnavailable, connect  # noqa: F401
 from pipeline.store import Store, Stored
 
 TABLES = ("documents", "pages", "claims", "errors")
 FILES_PER_TASK = 8
-LOCAL = "local"      # --ray without an address: a Ray started here with this machine's cores
-
-
-class RayUnavailable(Exception):
-    """Ray is not installed, the cluster cannot be reached, the job failed, or the shard
-    folder is not one (a message for the user)."""
 
 
 def file_rows(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -72,32 +67,6 @@ def _row(table: str, file: int, seq: int, data: Any) -> dict[str, Any]:
             "data": json.dumps(data, ensure_ascii=False, default=str)}
 
 
-def _connect(address: str | None) -> bool:
-    """Join the cluster at ``address`` (None: start a local Ray with this machine's cores)
-    unless this process is already connected -> whether this call connected."""
-    try:
-        import ray
-        import ray.data  # noqa: F401
-    except ImportError:
-        raise RayUnavailable("--ray needs Ray Data: pip install 'claims[ray]' "
-                             "(or pip install 'ray[data]')") from None
-    for name in ("ray", "ray.data"):     # Ray's INFO lines would bury the summary
-        logging.getLogger(name).setLevel(logging.ERROR)
-    if ray.is_initialized():
-        return False
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                              "configure_logging": False}
-    try:
-        if address in (None, LOCAL):
-            ray.init(num_cpus=default_workers(), **kwargs)
-        else:
-            ray.init(address=address, **kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        where = "a local Ray" if address in (None, LOCAL) else f"the Ray cluster at {address}"
-        raise RayUnavailable(f"cannot start or reach {where}: {' '.join(str(exc).split())}") from None
-    return True
-
-
 def _map(jobs: list[_Job], shards: Path) -> None:
     """Run ``file_rows`` over the jobs on Ray and write the shard dataset to ``shards``."""
     import ray.data
@@ -110,7 +79,12 @@ def _map(jobs: list[_Job], shards: Path) -> None:
     # a few files a task: a slow file holds up few others, a dead worker costs few retries
     blocks = max(1, -(-len(items) // FILES_PER_TASK))
     ds = ray.data.from_items(items, override_num_blocks=blocks)
-    ds.flat_map(file_rows).write_parquet(str(shards), partition_cols=["table"])
+    # Ray Data would retry a task whose worker died forever (max_retries=-1): a file that
+    # kills its worker every time would hold the run; after TASK_RETRIES its files are errors
+    # (set per task: ``max_retries`` as a keyword is deprecated in Ray Data)
+    retries = {"max_retries": TASK_RETRIES}
+    ds.flat_map(file_rows, ray_remote_args_fn=lambda: retries).write_parquet(
+        str(shards), partition_cols=["table"])
 
 
 def read_shards(shards: Path, n_files: int) -> Iterator[tuple[int, Stored | None, str, str]]:
@@ -124,9 +98,12 @@ def read_shards(shards: Path, n_files: int) -> Iterator[tuple[int, Stored | None
         heads = {t: next(cursors[t], None) for t in TABLES}
 
         def take(table: str, n: int) -> list:
-            out = []
+            out, seen = [], set()
             while heads[table] is not None and heads[table][0] == n:
-                out.append(heads[table][1])
+                _, seq, data = heads[table]
+                if seq not in seen:     # a retried task's rows twice: its shard was kept
+                    seen.add(seq)
+                    out.append(data)
                 heads[table] = next(cursors[table], None)
             return out
 
@@ -144,13 +121,13 @@ def read_shards(shards: Path, n_files: int) -> Iterator[tuple[int, Stored | None
         con.close()
 
 
-def _table_rows(con, shards: Path, table: str) -> Iterator[tuple[int, str]]:
-    """(file, data) rows of one table in (file, seq) order, fetched in batches."""
+def _table_rows(con, shards: Path, table: str) -> Iterator[tuple[int, int, str]]:
+    """(file, seq, data) rows of one table in (file, seq) order, fetched in batches."""
     folder = shards / f"table={table}"
     if not any(folder.glob("*.parquet")):
         return
     cur = con.cursor()
-    cur.execute("SELECT file, data FROM read_parquet(?) ORDER BY file, seq",
+    cur.execute("SELECT file, seq, data FROM read_parquet(?) ORDER BY file, seq",
                 [str(folder / "*.parquet")])
     while rows := cur.fetchmany(10_000):
         yield from rows
@@ -197,7 +174,7 @@ def ingest_ray(paths: Iterable[Path], store: Store, *, address: str | None = Non
     folder = Path(tempfile.mkdtemp(prefix="claims-shards-", dir=_beside(store))) if own else shards
     try:
         if jobs:
-            connected = _connect(address)
+            connected = connect(address)
             if not own and folder.exists():
                 shutil.rmtree(folder)      # an earlier run's shards (checked above)
             try:

@@ -15,7 +15,6 @@ import hashlib
 import functools
 import itertools
 import json
-import os
 import threading
 import time
 import traceback
@@ -30,9 +29,9 @@ from pipeline.ingest.walk import DOCUMENT, ERROR, MANIFEST, UNCHANGED, UNSUPPORT
 from pipeline.link_flow import link_store  # noqa: F401  (the entry points stay importable from here)
 from pipeline.link_state import ROLE_SOURCES_FIXED, claim_keys
 from pipeline.model import Claim, Document
-from pipeline.pool import Pool
+from pipeline.pool import Pool, default_workers  # noqa: F401  (cli and api read it from here)
 from pipeline.store import (Plan, Store, StoreError, Stored,
-                            disk_full, one_line)
+                            disk_full)
 
 # Bump when a change to ingest would store different text/metadata for the same bytes,
 # so that unchanged files are re-ingested once rather than skipped.
@@ -211,13 +210,6 @@ def _web_validators(store: Store, versions: str) -> Callable[[str], dict[str, st
 
     return known
 
-
-def default_workers() -> int:
-    """The number of cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def ingest_paths(paths: Iterable[Path], store: Store, *, workers: int = 1, force: bool = False,

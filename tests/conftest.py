@@ -139,3 +139,15 @@ def fresh(site):
     site.hits.clear()
     site.counters.clear()
     return site
+
+
+@pytest.fixture(scope="session")
+def local_ray():
+    """One local Ray (2 CPUs) for every Ray test of the session (tests/test_ray_ingest.py,
+    tests/test_link_ray.py): the code under test joins it and leaves it running."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'claims[ray]')")
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    yield ray
+    ray.shutdown()

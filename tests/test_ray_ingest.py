@@ -1,10 +1,11 @@
 """`claims ingest --ray` (pipeline/ray_ingest.py): the per-file work mapped over a local Ray,
 shards taken in by DuckDB, the same database as the worker processes give.
 
-One local Ray (2 CPUs) serves the module; the tests skip only where Ray Data cannot be
+One local Ray (2 CPUs, conftest's ``local_ray``) serves the session; the tests skip only where Ray Data cannot be
 imported (it is the optional extra `claims[ray]`)."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -39,16 +40,6 @@ def _state(db: Path) -> dict[str, set]:
     with Store.open(db, read_only=True) as store:
         return {name: {tuple(tuple(v) if isinstance(v, list) else v for v in row)
                        for row in store.query(sql)[1]} for name, sql in TABLES.items()}
-
-
-@pytest.fixture(scope="session")
-def local_ray():
-    """One local Ray for every test here (ingest_ray joins it and leaves it running)."""
-    if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-    yield
-    ray.shutdown()
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +151,83 @@ def test_shards_folder_holding_other_files_is_refused(tmp_path):
             ingest_ray([folder], store, shards=shards)
         assert store.query("SELECT count(*) FROM documents")[1] == [(0,)]
     assert (shards / "keep.txt").read_text(encoding="utf-8") == "mine"
+
+
+def _notes(folder: Path, n: int) -> Path:
+    """``n`` small Markdown files, one figure each (two Ray tasks of files when n > 8)."""
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"n{i}.md").write_text(f"# Note {i}\n\nOrca-{i}B reaches {1000 + i} tokens/s "
+                                         "per user on one H200.\n", encoding="utf-8")
+    return folder
+
+
+def _dies(fn, target: str, attempts: Path, times: int | None):
+    """``file_rows`` that kills its worker process (as a node lost mid-run does) when it
+    reaches ``target``, the first ``times`` times (None: every time); each attempt at
+    ``target`` is a line in ``attempts``. A closure, so Ray ships it by value."""
+    def rows(item):
+        if item["rel"] == target:
+            with attempts.open("a", encoding="utf-8") as f:
+                f.write(f"{os.getpid()}\n")
+            if times is None or len(attempts.read_text(encoding="utf-8").split()) <= times:
+                os._exit(1)
+        return fn(item)
+    return rows
+
+
+@pytest.fixture
+def notes_reference(tmp_path) -> tuple[Path, Path]:
+    """Nine notes, and the database `--workers` makes of them (ingested and linked)."""
+    folder = _notes(tmp_path / "notes", 9)
+    db = tmp_path / "reference.duckdb"
+    with Store.open(db) as store:
+        ingest_paths([folder], store, workers=0)
+        link_store(store)
+    return folder, db
+
+
+def test_a_task_whose_worker_dies_is_run_again(local_ray, notes_reference, tmp_path,
+                                               monkeypatch):
+    import pipeline.ray_ingest as ray_ingest
+
+    folder, reference = notes_reference
+    attempts = tmp_path / "attempts"
+    monkeypatch.setattr(ray_ingest, "file_rows", _dies(ray_ingest.file_rows, "n4.md",
+                                                       attempts, times=1))
+    db = tmp_path / "dies.duckdb"
+    with Store.open(db) as store:
+        summary = ingest_ray([folder], store)
+        link_store(store)
+    pids = attempts.read_text(encoding="utf-8").split()
+    assert len(pids) == 2 and pids[0] != pids[1]      # died once, run again in a new worker
+    assert summary.new == 9 and summary.errors == 0
+    assert _state(db) == _state(reference)
+
+
+def test_a_task_that_keeps_dying_leaves_error_rows_and_a_rerun_completes(
+        local_ray, notes_reference, tmp_path, monkeypatch):
+    """Past ``TASK_RETRIES`` the task's files are ingest errors, the rest is stored and
+    the run ends normally; the next `claims ingest` parses just those files again."""
+    import pipeline.ray_ingest as ray_ingest
+
+    folder, reference = notes_reference
+    attempts = tmp_path / "attempts"
+    original = ray_ingest.file_rows
+    monkeypatch.setattr(ray_ingest, "file_rows", _dies(original, "n4.md", attempts, None))
+    db = tmp_path / "keeps.duckdb"
+    with Store.open(db) as store:
+        first = ingest_ray([folder], store)
+        link_store(store)
+        errors = store.query("SELECT path, reason FROM ingest_errors ORDER BY path")[1]
+    assert len(attempts.read_text(encoding="utf-8").split()) == 1 + ray_ingest.TASK_RETRIES
+    assert 0 < first.errors < 9 and first.new == 9 - first.errors
+    assert "n4.md" in {Path(p).name for p, _ in errors} and len(errors) == first.errors
+    assert all("no result from the Ray cluster" in r for _, r in errors)
+
+    monkeypatch.setattr(ray_ingest, "file_rows", original)
+    with Store.open(db) as store:
+        again = ingest_ray([folder], store)
+        link_store(store)
+    assert again.new == first.errors and again.skipped == first.new and again.errors == 0
+    assert _state(db) == _state(reference)

@@ -18,7 +18,7 @@ alone. Three things reach outside a subject, and each is given its own partition
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pipeline.model import Claim, Link
 
@@ -26,6 +26,7 @@ from . import _finish, _no_gc, _pair_links, _prepare_all
 from .attribution import SourceIndex
 from .derive import OPERAND_FAMILIES, RATIO_FAMILIES, derive_links
 from .findings import held_figures, misattributed
+from .keys import subject_of_key
 from .consistency import Figure, bounds
 from .prepare import INERT_STANCES, figure_of
 from .records import DocMeta, LinkResult
@@ -41,11 +42,14 @@ def link_documents(claims: list[Claim], docs: dict[str, DocMeta],
     return _finish(claims, prepared, derive_links(claims, prepared), roles, sources)
 
 
-def document_part(claims: Iterable[Claim], subjects: Iterable[str | None]) -> list[Claim]:
+def document_part(claims: Iterable[Claim], subjects: Iterable[str | None]
+                  ) -> tuple[list[Claim], list[str | None]]:
     """What ``link_documents`` reads of whole documents: ratios and the figures they can be
-    the arithmetic of (``derive.py``), and every claim without a subject."""
-    return [c for c, s in zip(claims, subjects)
+    the arithmetic of (``derive.py``), and every claim without a subject; with their
+    subjects."""
+    kept = [(c, s) for c, s in zip(claims, subjects)
             if s is None or c.family in RATIO_FAMILIES or c.family in OPERAND_FAMILIES]
+    return [c for c, _ in kept], [s for _, s in kept]
 
 
 @_no_gc
@@ -64,6 +68,52 @@ def link_subjects(claims: list[Claim], docs: dict[str, DocMeta],
                      roles, sources)
     result.links = [ln for ln in result.links if ln.relation != "derives"]
     return result
+
+
+@dataclass(slots=True)
+class PartResult:
+    """What one partition adds to the record: the driver writes it (``Store.append_links``)."""
+
+    links: list[Link] = field(default_factory=list)
+    clusters: list[tuple[str, str]] = field(default_factory=list)   # (cluster id, claim id)
+    findings: dict[str, list[str]] = field(default_factory=dict)    # changed ones only
+
+
+def _changed(claims: Iterable[Claim], found: dict[str, list[str]],
+             mis: set[str]) -> dict[str, list[str]]:
+    """Findings of ``claims`` (with ``misattributed`` as decided over the whole record)
+    that differ from what is stored."""
+    out = {}
+    for c in claims:
+        now = with_misattribution(found.get(c.id, []), c.id, mis)
+        if now != c.findings:
+            out[c.id] = now
+    return out
+
+
+def documents_partition(part: list[Claim], subjects: list[str | None],
+                        docs: dict[str, DocMeta], roles: dict[str, tuple[str, str]],
+                        sources: SourceIndex, mis: set[str]) -> PartResult:
+    """One partition of whole documents, ``part`` being their ``document_part`` (and
+    ``subjects`` its claims' subjects): derived checks, and the findings of the claims
+    without a subject. A plain function of its arguments, so ``link_parts`` runs it here
+    or as a Ray task alike."""
+    result = link_documents(part, docs, roles, sources)
+    return PartResult(result.links, [], _changed(
+        (c for c, s in zip(part, subjects) if s is None), result.findings, mis))
+
+
+def subjects_partition(claims: list[Claim], docs: dict[str, DocMeta],
+                       roles: dict[str, tuple[str, str]], sources: SourceIndex,
+                       subjects: set[str], derived: list[Link], mis: set[str]) -> PartResult:
+    """One partition of whole subjects (``link_subjects``' arguments): the pair links,
+    clusters and findings of the claims on ``subjects`` (the siblings and operands loaded
+    with them belong to other partitions). Runs here or as a Ray task alike."""
+    result = link_subjects(claims, docs, roles, sources, subjects, derived)
+    own = {c.id for c in claims if subject_of_key(result.keys[c.id]) in subjects}
+    return PartResult([ln for ln in result.links if ln.src in own],
+                      sorted((k, cid) for cid, k in result.clusters.items() if cid in own),
+                      _changed((c for c in claims if c.id in own), result.findings, mis))
 
 
 # What misattribution reads of a claim (the fields ``figure_of`` and ``INERT_STANCES`` need)
