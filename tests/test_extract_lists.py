@@ -85,3 +85,22 @@ def test_a_statistic_stated_once_holds_for_figures_of_its_kind(text):
 def test_a_statistic_before_a_clause_holds_for_the_one_figure():
     (c,) = extract("Even at the 99th percentile, the engine answered in 4.97 seconds.")
     assert c.statistic == "p99"
+
+
+@pytest.mark.parametrize("table", [
+    # statistics as columns, metrics as rows (a tool's printout) ...
+    "| Statistic | avg | p99 |\n|---|---|---|\n| Time to first token (ms) | 13.68 | 18.81 |\n"
+    "| Inter token latency (ms) | 1.86 | 2.11 |\n",
+    # ... and the same facts with statistics as rows
+    "| Statistic | Time to first token (ms) | Inter token latency (ms) |\n|---|---|---|\n"
+    "| avg | 13.68 | 1.86 |\n| p99 | 18.81 | 2.11 |\n",
+])
+def test_a_statistic_on_either_axis_of_a_table(table):
+    got = _by_value("# Benchmark of Llama 3 8B on H100\n\n" + table)
+    assert got[0.01368].statistic == "mean" and got[0.01881].statistic == "p99"
+
+
+def test_a_specification_row_is_no_statistic():
+    got = _by_value("# GPUs\n\n| Spec | MI300X | H200 |\n|---|---|---|\n"
+                    "| Peak Memory Bandwidth | 5.3TB/s | 4.8TB/s |\n")
+    assert got[5.3e12].statistic in (None, "peak") and got[4.8e12].family == "bandwidth"

@@ -366,3 +366,22 @@ def test_batch_size_and_lengths_are_conditions():
     r = run(a, b, c)
     assert rel(r, a, b) == set() and rel(r, b, c) == set()
     assert rel(r, a, c) == {"conflicts"}
+
+
+def test_one_publishers_own_figures_are_successive_results_not_a_conflict():
+    """Two primary documents of one publisher that give the same quantity different values
+    (a kernel's launch figure and a later release's) update each other; the same pair from
+    two publishers conflicts."""
+    new = C("a", "The dense MLA decoding kernel achieves 660 TFLOPS in compute-bound mode on H800.",
+            "660 TFLOPS", 660e12, "compute", hardware="H800", unit_text="TFLOPS", technique="MLA")
+    old = C("b", "The dense MLA decoding kernel achieves 580 TFLOPS in compute-bound mode on H800.",
+            "580 TFLOPS", 580e12, "compute", hardware="H800", unit_text="TFLOPS", technique="MLA")
+
+    def linked(pub_a: str, pub_b: str):
+        docs = {c.doc_id: DocMeta(id=c.doc_id, path=f"{c.doc_id}.md", role="primary",
+                                  role_source="manifest", publisher=p)
+                for c, p in ((new, pub_a), (old, pub_b))}
+        return link([new, old], docs)
+
+    assert rel(linked("deepseek-ai", "deepseek-ai"), new, old) == set()
+    assert rel(linked("deepseek-ai", "Some Lab"), new, old) == {"conflicts"}

@@ -157,6 +157,21 @@ def whitespace(f: Facts) -> str:
     return f"{TITLE}\n\n{INTRO}\n\n" + "\n".join(fmt(r) for r in [heads] + rows) + "\n"
 
 
+def box(f: Facts, fenced: bool = False) -> str:
+    """The table as a terminal tool draws it with box characters (rich's heavy head)."""
+    heads = _heads("parentheses")
+    rows = [_cells(f, r, ("", "", "", "x")) for r in f.runs]
+    widths = [max(len(x) for x in col) + 2 for col in zip(heads, *rows)]
+    line = lambda l, m, r, fill: l + m.join(fill * w for w in widths) + r  # noqa: E731
+    cells = lambda wall, cs: wall + wall.join(c.rjust(w - 1) + " " for c, w in zip(cs, widths)) + wall  # noqa: E731
+    out = [line("┏", "┳", "┓", "━"), cells("┃", heads), line("┡", "╇", "┩", "━")]
+    out += [cells("│", r) for r in rows] + [line("└", "┴", "┘", "─")]
+    table = "\n".join(out)
+    if fenced:
+        table = "```\n" + table + "\n```"
+    return f"# {TITLE}\n\n{INTRO}\n\n{table}\n"
+
+
 def _doc(text: str) -> Document:
     return Document(id="t", path="t.md", format="markdown", text=text, title=TITLE)
 
@@ -169,6 +184,8 @@ LAYOUTS = {
     "pdf ruled": lambda f: ingest_bytes(pdf(f, True), "bench.pdf"),
     "pdf unruled": lambda f: ingest_bytes(pdf(f, False), "bench.pdf"),
     "whitespace text": lambda f: ingest_bytes(whitespace(f).encode(), "bench.txt"),
+    "box drawn": lambda f: _doc(box(f)),
+    "box drawn in a code fence": lambda f: _doc(box(f, fenced=True)),
     **{f"pipe {s}": (lambda f, s=s: _doc(pipe(f, s))) for s in SPELLINGS},
 }
 

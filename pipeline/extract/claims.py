@@ -43,6 +43,9 @@ def _claim_id(doc_id: str, start: int, end: int) -> str:
 
 # a fenced block is a tool's printed results when this many of its lines name a unit
 MIN_PRINTED_METRICS = 3
+# a row label that is a statistic and nothing else: "avg", "P99", "Median (ms)", "p90 %"
+STAT_LABEL_RE = re.compile(r"(?i)\W*(?:avg|ave|mean|average|median|p\d{1,2}(?:\.\d)?|\d{2}(?:th)?\s*%|"
+                           r"\d{2}th\s+percentile|min(?:imum)?|max(?:imum)?|std)\W*(?:\([^)]{0,12}\))?\W*")
 
 
 # figures of a run in a table (rates, times, their ratios) take the one model or hardware a
@@ -132,10 +135,12 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     def _printed_results(self) -> list[tuple[int, int]]:
         """Key-value blocks whose keys name a measured quantity with its unit ("Mean TTFT
         (ms):  33.71"): what a benchmark tool printed, read even inside a code fence. A
-        configuration file's "max_tokens: 512" names no unit and stays code."""
+        configuration file's "max_tokens: 512" names no unit and stays code. A table a
+        tool drew with box characters ("┃ Time to first token (ms) ┃ 13.68 ┃") is read the
+        same way: its header and row labels must name measured quantities."""
         out = []
         for t in self.tables.tables:
-            if t.source != "key-value" or not self.masks.global_masks.covers(t.start, t.start + 1):
+            if t.source not in ("key-value", "box") or not self.masks.global_masks.covers(t.start, t.start + 1):
                 continue
             # read on its side by now (prepare_tables): the keys are the header
             keys = t.header + [r.cells[0].text for r in t.rows if r.cells]
@@ -525,6 +530,14 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         header = table.column_header(cl.col)
         model, hw, engine, dtype = self._row_subject(table, row, header)
         stat, phase, out_kind, scope = self._column_facts(table, header)
+        if stat is None and row.cells and row.cells[0] is not cl \
+                and STAT_LABEL_RE.fullmatch(row.cells[0].text.strip()):
+            # a statistic on the other axis: "| Time to first token (ms) | 13.68 |" under an
+            # "avg" column, or a "p99" row beside metric columns; only a label that is just
+            # a statistic ("Peak Memory Bandwidth" names a specification)
+            stat = self.typer.statistic(row.cells[0].text)
+            if stat == "peak":
+                stat = None
         claim.statistic = stat
         claim.phase = phase if claim.family in ("latency", "token_throughput") else None
         if claim.family == "token_throughput" and not claim.token_kind:

@@ -119,8 +119,13 @@ class HeaderTyper:
                 return name
         return None
 
+    def statistic(self, label: str) -> str | None:
+        """The statistic a header or row label names ("avg", "p99", "Median"), whatever
+        else the column holds."""
+        return self._first("statistics", label) or self.v.statistics.first(label)
+
     def _facts(self, header: str, family: str | None, scope: str | None = None) -> dict:
-        stat = self._first("statistics", header) or self.v.statistics.first(header)
+        stat = self.statistic(header)
         if stat is None and family == "latency":
             pct = _PERCENTILE_RE.search(header)   # "75%(s)": the 75th percentile
             stat = f"p{pct.group(1)}" if pct else None

@@ -543,10 +543,37 @@ _RULES_RE = re.compile(r"(?:[ \t]*[-=_*]{3,}[^\n:]{0,60}?[-=_*]{3,}[ \t]*\n)+")
 _RULE_TITLE_RE = re.compile(r"[-=_*]{3,}([^\n\-=_*:]{0,60})[-=_*]{3,}")
 
 
+# Box-drawing tables (rich, tabulate's "fancy_grid", genai-perf, many benchmark printers):
+# cell walls and rule lines drawn with Unicode box characters. Each maps to the one ASCII
+# character a pipe table uses there, so the text keeps its length and every cell its offsets.
+_BOX_WALLS = "│┃║╎╏┆┇┊┋"
+_BOX_RULES = "─━═┄┅┈┉╌╍"
+_BOX_JOINS = "┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋╒╓╔╕╖╗╘╙╚╛╜╝╞╟╠╡╢╣╤╥╦╧╨╩╪╫╬╭╮╯╰"
+_BOX_MAP = str.maketrans({**{c: "|" for c in _BOX_WALLS + _BOX_JOINS}, **{c: "-" for c in _BOX_RULES}})
+_BOX_RE = re.compile("[" + _BOX_WALLS + "][^\n]*[" + _BOX_WALLS + "]")
+
+
+def box_tables(text: str) -> list[Table]:
+    """Tables drawn with box characters, read as the pipe tables they draw (same offsets)."""
+    if not _BOX_RE.search(text):
+        return []
+    plain = text.translate(_BOX_MAP)
+    tables = []
+    for t in pipe_tables(plain):
+        t.caption = caption_above(text, t.start)
+        t.context = context_before(text, t.start)
+        t.source = "box"
+        tables.append(t)
+    return tables
+
+
 def text_tables(text: str) -> list[Table]:
-    """Pipe tables, HTML source tables and whitespace tables of a plain or Markdown text,
-    in text order."""
+    """Pipe tables, box-drawn tables, HTML source tables and whitespace tables of a plain
+    or Markdown text, in text order."""
     tables = pipe_tables(text) if "|" in text else []
+    if "│" in text or "┃" in text or "║" in text:
+        taken = [(t.start, t.end) for t in tables]
+        tables += [t for t in box_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
     if "|" in text and "--" in text:
         taken = [(t.start, t.end) for t in tables]
         tables += [t for t in bare_pipe_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]

@@ -62,7 +62,8 @@ def _prepare_all(claims: list[Claim], docs: dict[str, DocMeta],
     for i, c in enumerate(claims):
         meta = docs.get(c.doc_id)
         prepared.append(prepare(c, i, roles.get(c.doc_id, ("unknown", ""))[0],
-                                meta.published if meta else None))
+                                meta.published if meta else None,
+                                meta.publisher if meta else None))
     assign_op_points(claims, prepared)
     mark_variants(prepared)
     return prepared

@@ -53,6 +53,7 @@ class Prepared:
     bnd: tuple = ()                 # cached consistency bounds
     op_point: float | None = None   # per-user speed of the operating point (per-GPU figures)
     comparable: bool = True         # the text says what the figure measures (measure.py)
+    publisher: str = ""             # who published its document (folded), "" if unknown
     what: tuple = ()                # what it measures beyond family/scope/statistic/phase
     conflictable: bool = True       # may conflict (False: one of a document's variants)
     soft: tuple = ()                # must agree where both state them (measure.py)
@@ -67,7 +68,8 @@ def figure_of(c: Claim) -> Figure:
     return Figure(c.value, c.low, c.high, "=" if cmp == "<=" else cmp, c.precision)
 
 
-def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
+def prepare(c: Claim, idx: int, role: str, published: str | None,
+            publisher: str | None = None) -> Prepared:
     """Build the comparison record of one claim; ``role`` is its document's role."""
     # "up to 660" states a best case of 660 (docs/claims-model.md §4): it agrees with 660, not with
     # every lower figure; and a bound is no rival of an operating point (never a conflict)
@@ -87,6 +89,7 @@ def prepare(c: Claim, idx: int, role: str, published: str | None) -> Prepared:
         settings=None if c.concurrency is None and c.batch_size is None and c.isl is None
         and c.osl is None else (c.concurrency, c.batch_size, c.isl, c.osl), lo=lo, hi=hi,
         active=c.stance not in INERT_STANCES, role=role, published=published or "",
+        publisher=norm(publisher) or "",
         asserted_by=norm(c.asserted_by), qkey=quantity_key(c), bnd=bnd,
         comparable=m.comparable, what=m.what, conflictable=m.comparable and cmp in ("=", "~"),
         soft=m.soft, setup=(norm(c.parallelism), c.offered_load), dtype=norm(c.dtype),

@@ -194,6 +194,10 @@ def conflict_links(block: list[Prepared]) -> list[Link]:
             for b in g[i + 1:i + 1 + reach]:
                 if a.doc == b.doc or op_points_close(a.op_point, b.op_point) is False:
                     continue
+                if a.role == b.role == "primary" and a.publisher and a.publisher == b.publisher:
+                    # one publisher's own figures that differ across its documents are
+                    # successive results (a later release, a newer run), not a dispute
+                    continue
                 if a.soft and not support_compatible(a.soft, b.soft):
                     continue
                 if not same_opt(a.dtype, b.dtype):
