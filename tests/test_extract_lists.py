@@ -104,3 +104,20 @@ def test_a_specification_row_is_no_statistic():
     got = _by_value("# GPUs\n\n| Spec | MI300X | H200 |\n|---|---|---|\n"
                     "| Peak Memory Bandwidth | 5.3TB/s | 4.8TB/s |\n")
     assert got[5.3e12].statistic in (None, "peak") and got[4.8e12].family == "bandwidth"
+
+
+@pytest.mark.parametrize("text", [
+    "The eight-B200 system served 29,745 tokens per second on Llama 2 70B.",
+    "The 8-B200 system served 29,745 tokens per second on Llama 2 70B.",
+    "The eight B200 system served 29,745 tokens per second on Llama 2 70B.",
+])
+def test_a_count_joined_to_the_accelerator_by_a_hyphen(text):
+    (c,) = extract(text)
+    assert (c.hw_count, c.accelerator) == (8, "B200")
+
+
+def test_a_name_inside_a_hyphenated_word_stays_no_accelerator():
+    from pipeline.extract.masks import find_names
+    from pipeline.vocab.loader import load
+
+    assert not [n for n in find_names("the DGX-B200 box and Llama-2-70B", load()) if n.kind == "accelerator"]

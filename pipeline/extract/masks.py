@@ -102,6 +102,11 @@ def _trigger(pattern: str) -> str | None:
     return lit.lower()
 
 
+# a count joined to the name after it by a hyphen: "8-B200", "eight-H100"
+_COUNT_HYPHEN_RE = re.compile(r"(?:\b\d{1,4}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                              r"twelve|sixteen))$")
+
+
 def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:
     """Name patterns keyed by the letters their first word starts with ("h" for H100,
     "llama" for Llama-2-70B, "speculative"), so a text is scanned once for runs of letters
@@ -248,7 +253,8 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
             before = ""
         else:
             before = lower[w.start()]
-            if before == "-" or (before.isdigit() and w.group(1) is None):
+            counted = before == "-" and _COUNT_HYPHEN_RE.search(lower, max(0, w.start() - 8), w.start())
+            if (before == "-" and not counted) or (before.isdigit() and w.group(1) is None):
                 continue   # "-h100" is inside a word; a digit leads only "4xH100"
             ws = w.start() + 1
             if ws < last_end:
@@ -278,6 +284,8 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
                 continue
             if before and before in "#=":
                 continue
+            if before == "-" and kind != "accelerator":
+                continue   # after "eight-" only an accelerator ("eight-B200")
             if kind == "model" and _LEVEL_AFTER_RE.match(text, me):
                 continue   # "GPT-4/o1-level": a yardstick, not the subject
             if best is None or me > best[1]:

@@ -80,7 +80,13 @@ class NamedPatterns:
         return self.names[m.lastindex - 1] if m else None
 
 
-def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I) -> NamedPatterns:
+# counts spelled out before an accelerator joined by a hyphen ("eight-B200")
+COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+               "twelve", "sixteen", "One", "Two", "Four", "Eight", "Sixteen")
+
+
+def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I,
+           counted: bool = False) -> NamedPatterns:
     names: list[str] = []
     groups: list[str] = []
     # Longest spellings first so "Dynamo SGLang" beats "SGLang".
@@ -92,7 +98,12 @@ def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I) ->
         groups.append(f"({pat})")
     body = "|".join(groups) or "(?!)"
     lead = lookahead(body, flags)
-    body = rf"(?<![\w-]){lead}(?:{body})(?![\w])" if word else rf"{lead}(?:{body})"
+    if word:
+        # a name starts a word; "-" before it only after a count ("8-B200", "eight-H100")
+        after_count = "".join(f"|(?<={w}-)" for w in ("\\d",) + COUNT_WORDS) if counted else ""
+        body = rf"(?:(?<![\w-]){after_count}){lead}(?:{body})(?![\w])"
+    else:
+        body = rf"{lead}(?:{body})"
     return NamedPatterns(re.compile(body, flags), names, {k: list(v) for k, v in table.items()})
 
 
@@ -197,7 +208,8 @@ def load(extra_dir: str | None = None) -> Vocab:
         unit_pattern=unit_pattern,
         unit_index=unit_index,
         unit_entries=entries,
-        accelerators=_named({k: [p + "s?" for p in v] for k, v in hw.get("accelerators", {}).items()}, flags=0),
+        accelerators=_named({k: [p + "s?" for p in v] for k, v in hw.get("accelerators", {}).items()}, flags=0,
+                            counted=True),
         systems=systems,
         hardware_families={k: list(v) for k, v in hw.get("families", {}).items()},
         model_families=list(models.get("families", [])),
