@@ -221,7 +221,7 @@ def read_claim(text: str) -> Query:
     if fig.family == "money":
         q.label = money_label(text, fig.start)
     q.subject_text = _unknown_subject(text, fig.start)
-    q.cause = _cause(text, fig)
+    q.cause = _cause(text, fig.start, fig.family)
     if q.cause and q.subject_text and not is_name(q.subject_text) \
             and set(content_words(q.subject_text)) <= set(q.cause.split()):
         # "Multi-step scheduling raises ...": a capital that only opens the sentence opens
@@ -230,18 +230,18 @@ def read_claim(text: str) -> Query:
     return q
 
 
-def _cause(text: str, fig: Claim) -> str | None:
-    """The cause a ratio or percent headline credits with its change, less the names the
-    vocabularies know."""
+def _cause(text: str, fig_start: int, family: str) -> str | None:
+    """The cause a ratio or percent claim credits with its change (the figure at
+    ``fig_start`` of ``text``), less the names the vocabularies know."""
     from pipeline.extract.masks import find_names
     from pipeline.vocab.loader import load
 
-    if fig.family not in ("ratio", "percent"):
+    if family not in ("ratio", "percent"):
         return None
     # a technique named in the cause stays a word of it ("torch.compile integration")
     spans = [(n.start, n.end) for n in find_names(text, load())
              if n.kind in ("model", "engine", "accelerator", "system")]
-    return cause_of(text, fig.start, spans)
+    return cause_of(text, fig_start, spans)
 
 
 def _threshold_like(c: Claim) -> bool:
@@ -379,8 +379,10 @@ def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
     # "up to 3.8x" in a document is a best case, read as in a headline
     peak = (c.comparator in UPPER and at is not None and 0 <= at <= len(sentence)
             and bool(PEAK_LEAD_RE.search(sentence, max(0, at - 40), at)))
+    # the cause a secondary credits with its change, read as in a headline
+    cause = _cause(sentence, at, c.family) if at is not None and 0 <= at <= len(sentence) else None
     return Query(text=sentence or c.surface, figure=c, label=label,
-                 negated=c.stance == "negated", peak=peak)
+                 negated=c.stance == "negated", peak=peak, cause=cause)
 
 
 def judge_stored(checker: "Checker", c: Claim) -> Verdict:

@@ -203,3 +203,14 @@ def test_a_v_before_the_version_is_a_spelling_of_the_model():
     v = load()
     assert v.canonical_model("llama-v2-70b") == v.canonical_model("Llama-2-70B") == "Llama 2 70B"
     assert v.canonical_model("DeepSeek-V3") == "DeepSeek-V3"
+
+
+def test_a_secondary_figure_is_read_with_its_cause_as_a_headline_is():
+    """The report and trace judge a stored secondary figure the way check judges a headline
+    (one judgement): its cause is read from its sentence."""
+    from pipeline.api import extract
+    from pipeline.checker import query_from_claim, read_claim
+
+    text = "vLLM's asynchronous output processing improves Llama 3 70B throughput by 28%."
+    (c,) = [c for c in extract(text) if c.family == "percent"]
+    assert query_from_claim(c).cause == read_claim(text).cause == "asynchronous output processing"
