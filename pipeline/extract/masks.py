@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pipeline.extract.numbers import ascii_lower
 from pipeline.vocab.trie import alternation
-from pipeline.vocab.loader import Vocab
+from pipeline.vocab.loader import COUNT_WORDS, Vocab
 
 _MONTHS = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
@@ -103,8 +103,7 @@ def _trigger(pattern: str) -> str | None:
 
 
 # a count joined to the name after it by a hyphen: "8-B200", "eight-H100"
-_COUNT_HYPHEN_RE = re.compile(r"(?:\b\d{1,4}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
-                              r"twelve|sixteen))$")
+_COUNT_HYPHEN_RE = re.compile(r"(?:\b\d{1,4}|\b(?:" + "|".join(COUNT_WORDS) + r"))$")
 
 
 def _names_index(vocab: Vocab) -> tuple[dict[str, list], list]:

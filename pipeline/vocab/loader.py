@@ -81,8 +81,9 @@ class NamedPatterns:
 
 
 # counts spelled out before an accelerator joined by a hyphen ("eight-B200")
+# (read by this pattern and by the name scan in extract/masks.py)
 COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-               "twelve", "sixteen", "One", "Two", "Four", "Eight", "Sixteen")
+               "twelve", "sixteen")
 
 
 def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I,
@@ -100,7 +101,8 @@ def _named(table: dict[str, list[str]], word: bool = True, flags: int = re.I,
     lead = lookahead(body, flags)
     if word:
         # a name starts a word; "-" before it only after a count ("8-B200", "eight-H100")
-        after_count = "".join(f"|(?<={w}-)" for w in ("\\d",) + COUNT_WORDS) if counted else ""
+        words = ("\\d",) + COUNT_WORDS + tuple(w.capitalize() for w in COUNT_WORDS)
+        after_count = "".join(f"|(?<={w}-)" for w in words) if counted else ""
         body = rf"(?:(?<![\w-]){after_count}){lead}(?:{body})(?![\w])"
     else:
         body = rf"{lead}(?:{body})"
