@@ -96,6 +96,20 @@ def test_a_setting_value_is_no_figure_and_a_reporter_loses_its_conjunction():
      "On the GPU cluster the gain is 2.75x over the baseline."),
     ("ratio", "Goodput on the GPU cluster is min(5.6 x 2, 10) requests per second.",
      "Goodput on the GPU cluster is 5.6x higher than before."),
+    # a port's rated speed is the setting of a measurement over it; a speed reached is a figure
+    ("bandwidth", "Each storage node is equipped with four 200 Gbps RDMA NICs.",
+     "Each storage node reached 200 Gbps of RDMA read throughput."),
+    ("bandwidth", "We repeat the transfer test under network setups of 4x200 Gbps and 8x400 Gbps.",
+     "The transfer test reached 180 Gbps and 350 Gbps over the two network setups."),
+    ("bandwidth", "Against the 200 GB/s aggregate line rate of the node, the engine was measured.",
+     "The engine moved KV cache at 200 GB/s across the node."),
+    # a flag's or a named setting's value sets a run up; a result printed as "name: value" is one
+    ("tokens", "Launch the server with --max-model-len 32768 tokens on the GPU.",
+     "The model serves a context of 32768 tokens on the GPU."),
+    ("request_throughput", "The GPU benchmark ran with request_rate=8 requests/s and finished.",
+     "The GPU benchmark reached 8 requests/s and finished."),
+    ("request_throughput", "On the GPU server: max_concurrency: 64 requests/s",
+     "On the GPU server: Request throughput: 64 requests/s"),
 ])
 def test_setting_or_working_and_its_counterpart(family, skipped, kept):
     assert not [c for c in claims(skipped) if c.family == family], surfaces(skipped)
@@ -107,3 +121,16 @@ def test_spread_after_a_mean_is_part_of_the_figure():
             "| Llama 2 13B | 82.17 +- 0.31 |\n")
     found = claims(text)
     assert [(c.value, c.family) for c in found] == [(132.19, "token_throughput"), (82.17, "token_throughput")]
+
+
+def test_a_device_column_names_hardware_the_vocabulary_lacks_and_accuracy_is_no_claim():
+    """Tenstorrent-style device codes in a "Device" column are the row's hardware; a
+    "Top-1 (%)" column is an accuracy; "t/s/u" is per user. A "Config" column's "TP8 FP8"
+    names no device."""
+    table = ("| Model | Device | Top-1 (%) | Speed (t/s/u) |\n|---|---|---|---|\n"
+             "| 8b | N300 | 86 | 36.5 |\n| 8b | T3K | 84 | 46.7 |\n")
+    got = claims(table)
+    assert [(c.value, c.family, c.scope, c.hardware) for c in got] == [
+        (36.5, "token_throughput", "per_user", "N300"), (46.7, "token_throughput", "per_user", "T3K")]
+    config = claims("| Config | Throughput (tok/s) |\n|---|---|\n| TP8 FP8 | 1,200 |\n")
+    assert [(c.value, c.hardware) for c in config] == [(1200, None)]

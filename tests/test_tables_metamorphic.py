@@ -172,6 +172,24 @@ def box(f: Facts, fenced: bool = False) -> str:
     return f"# {TITLE}\n\n{INTRO}\n\n{table}\n"
 
 
+def grid(f: Facts, ruled_rows: bool) -> str:
+    """The table as reStructuredText (and pandoc) draw a grid table: "+===+" under the
+    header, and a border between body rows when ``ruled_rows``."""
+    heads = _heads("parentheses")
+    rows = [_cells(f, r, ("", "", "", "x")) for r in f.runs]
+    widths = [max(len(x) for x in col) + 2 for col in zip(heads, *rows)]
+    border = lambda fill: "+" + "+".join(fill * w for w in widths) + "+"  # noqa: E731
+    cells = lambda cs: "|" + "|".join(" " + c.ljust(w - 1) for c, w in zip(cs, widths)) + "|"  # noqa: E731
+    out = [border("-"), cells(heads), border("=")]
+    for r in rows:
+        out.append(cells(r))
+        if ruled_rows:
+            out.append(border("-"))
+    if not ruled_rows:
+        out.append(border("-"))
+    return f"{TITLE}\n{'=' * len(TITLE)}\n\n{INTRO}\n\n" + "\n".join(out) + "\n"
+
+
 def _doc(text: str) -> Document:
     return Document(id="t", path="t.md", format="markdown", text=text, title=TITLE)
 
@@ -186,6 +204,8 @@ LAYOUTS = {
     "whitespace text": lambda f: ingest_bytes(whitespace(f).encode(), "bench.txt"),
     "box drawn": lambda f: _doc(box(f)),
     "box drawn in a code fence": lambda f: _doc(box(f, fenced=True)),
+    "rst grid table": lambda f: ingest_bytes(grid(f, False).encode(), "bench.rst"),
+    "rst grid table, ruled rows": lambda f: ingest_bytes(grid(f, True).encode(), "bench.rst"),
     **{f"pipe {s}": (lambda f, s=s: _doc(pipe(f, s))) for s in SPELLINGS},
 }
 

@@ -54,6 +54,11 @@ STAT_LABEL_RE = re.compile(r"(?i)\W*(?:avg|ave|mean|average|median|p\d{1,2}(?:\.
 SOLE_SUBJECT_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency", "ratio", "percent"})
 
 
+# a short product code: letters and a digit, at most three words ("N150", "T3K", "TPU v5e")
+DEVICE_CODE_RE = re.compile(r"(?=[^|]*\d)[A-Za-z][\w.+-]*(?:[ \t][\w.+-]+){0,2}")
+NOT_DEVICE_RE = re.compile(r"(?i)\b(?:TP|EP|PP|DP|CP|SP)[-_ ]?\d|\b(?:FP|INT|BF|W|A)\d{1,2}\b|\bbatch|\bbs\d|(?<![\w.])\d+(?:\.\d+)?[BMK]\b")
+
+
 class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     """One document's extraction: shared state (text, segments, tables, name caches) and
     the assembly of each figure's conditions and stance."""
@@ -237,6 +242,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 return "a size naming a model's variant: 'Llama3.2 (1B, 3B)'"
         # the words before the figure in its own clause (after the previous figure)
         own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
+        if notclaims.is_config_value(own):
+            return "a configuration value: a flag's or a named setting's"
+        if c.family == "bandwidth" and notclaims.is_port_speed(lead, self.text[c.after_unit:c.after_unit + 40]):
+            return "a port's rated speed (a NIC, link or line rate), not one measured"
         if c.family in ("ratio", "percent") and notclaims.is_arithmetic_result(lead):
             return "the result of arithmetic written out before it"
         if c.family == "tokens":
@@ -509,8 +518,16 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if not t:
             return {}
         if field == "hardware":
-            hws = cond.hardware_mentions(t, find_names(t, self.v), 0, len(t))
-            return {"hardware": hws[0]} if hws else {}
+            names = find_names(t, self.v)
+            hws = cond.hardware_mentions(t, names, 0, len(t))
+            if hws:
+                return {"hardware": hws[0]}
+            # a device the vocabulary does not know ("N300", "T3K", "TPU v5e"): a hardware
+            # column names it as a product code does (a word with a digit), unless the cell
+            # names something else (a model, a precision, "TP8" in a "Config" column)
+            if names or not DEVICE_CODE_RE.fullmatch(t) or NOT_DEVICE_RE.search(t):
+                return {}
+            return {"hardware": cond.Hardware(t, t, None, 0, len(t))}
         if field == "provider":
             # an API provider (a leaderboard's "Provider" column) is the serving stack the
             # row's figures were measured on: its engine, named as the cell names it

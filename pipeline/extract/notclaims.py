@@ -24,7 +24,14 @@ a reader would give for skipping a number (docs/extraction.md lists them):
   "DeepSeek V3 (685B)", states a size);
 
 * chart residue: a number in a run of four or more bare numbers (a chart axis as PDF text
-  renders it) outside any table.
+  renders it) outside any table;
+
+* port specifications: "four 200 Gbps NICs", "8x400 Gbps", "the 200 GB/s aggregate line
+  rate" give the rated speed of a network part, a setting of the figures measured over it,
+  not a speed a system reached;
+
+* configuration values: "--max-num-seqs 256", "num_prompts=200", "max prompt=2048" set a
+  run up (flags and assignments), they do not report what it did.
 
 Part numbers ("Xeon Gold 6454S") are kept out by the units themselves: a lone "s" or "h" is
 a unit only in lower case (vocab/units.toml).
@@ -155,6 +162,47 @@ def in_axis_ticks(text: str, start: int, end: int) -> bool:
     """Is the number at ``text[start:end]`` one of a run of bare numbers (a chart's axis)?"""
     lo, hi = max(0, start - 60), min(len(text), end + 60)
     return any(m.start() <= start and end <= m.end() for m in _TICKS_RE.finditer(text, lo, hi))
+
+
+# the rated speed of a network part: the words after the unit name the part ("200 Gbps
+# NICs", "400GbE links", "200 GB/s aggregate line rate"), or a count multiplies it as a
+# configuration does ("8x400 Gbps", "4 × 200Gbps")
+_PORT_AFTER_RE = re.compile(
+    r"(?i)[ \t]*(?:\)[ \t]*)?(?:(?:RDMA|RoCE|InfiniBand|IB|Ethernet|network|NDR|HDR|ConnectX-?\d*)[ \t]+)*"
+    r"(?:NICs?|links?|ports?|adapters?|HCAs?|cards?|interfaces?|uplinks?|connections?|switch(?:es)?"
+    r"|(?:aggregate[ \t]+)?line[ \t]+rates?|InfiniBand|RoCE|Ethernet|network(?![ \t]+(?:bandwidth|throughput)))\b")
+_PORT_COUNT_LEAD_RE = re.compile(r"(?<![\w.])\d{1,3}[ \t]*[x×][ \t]*$")
+
+
+def is_port_speed(lead: str, after: str) -> bool:
+    """Is a bandwidth the rated speed of a network part (its NIC, link or port), not a
+    speed measured over it?"""
+    return bool(_PORT_AFTER_RE.match(after) or _PORT_COUNT_LEAD_RE.search(lead))
+
+
+# "--max-num-seqs 256", "--cache_lens=32768", "num_prompts=200", "num prompt=200": a flag's
+# or a setting's value. A name with a measured quantity's word ("throughput=5.3") is a
+# printed result, and arithmetic ("22/8 = 2.75x") is read by is_arithmetic_result.
+_CONFIG_LEAD_RE = re.compile(
+    r"(?:(?<![\w-])--?[A-Za-z][\w-]*(?:[ \t]*=[ \t]*|[ \t]+)"
+    r"|(?<![\w.])(?P<name>[A-Za-z][\w.-]*(?:[ \t][A-Za-z][\w.-]*)?)[ \t]*[=:][ \t]*)[\"']?$")
+_CONFIG_NAME_RE = re.compile(
+    r"(?i)_|\b(?:num|max|min|len|length|size|seed|port|workers?|threads?|tp|pp|ep|dp|prompts?|batch|"
+    r"concurrency|rate|steps?|iters?|epochs?|top[_-]?[kp]|temperature|n)\b")
+_MEASURED_NAME_RE = re.compile(
+    r"(?i)throughput|latency|ttft|tpot|itl|tps|speed|time|bandwidth|duration|elapsed|tok(?:en)?s?[/_]s|qps|rps|"
+    r"utili[sz]ation|memory|mem\b|usage|cost|price")
+
+
+def is_config_value(lead: str) -> bool:
+    """Is the number the value of a command-line flag or a named setting?"""
+    m = _CONFIG_LEAD_RE.search(lead)
+    if m is None:
+        return False
+    name = m.group("name")
+    if name is None:
+        return True          # a flag
+    return bool(_CONFIG_NAME_RE.search(name)) and not _MEASURED_NAME_RE.search(name)
 
 
 def names_a_system(sentence: str) -> bool:

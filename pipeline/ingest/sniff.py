@@ -16,6 +16,8 @@ from pipeline.ingest.text import BOMS, looks_utf16
 
 EXTENSIONS: dict[str, str] = {
     ".txt": "text", ".text": "text",
+    # documentation markup read as plain text (its grid tables too: ingest/tables.py)
+    ".rst": "text", ".rest": "text", ".adoc": "text", ".asciidoc": "text",
     ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown",
     ".html": "html", ".htm": "html", ".xhtml": "html",
     ".pdf": "pdf",

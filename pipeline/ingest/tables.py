@@ -567,6 +567,53 @@ def box_tables(text: str) -> list[Table]:
     return tables
 
 
+# a grid table's border ("+-----+-----+", "+=====+=====+" under its header), as
+# reStructuredText and pandoc draw them
+_GRID_BORDER_RE = re.compile(r"[ \t]*\+(?:[-=]{2,}\+)+[ \t]*")
+
+
+def _grid_as_pipes(text: str) -> str:
+    """The text with each grid table's borders rewritten as a pipe table's lines (same
+    lengths): the border under the header ("+===+", or the second border when none is "=")
+    is a separator; a border between body rows is an empty row; the top and bottom borders
+    stay as they are and so end the table (a pipe table reads only lines that start "|")."""
+    lines = text.split("\n")
+    out = list(lines)
+    i = 0
+    while i < len(lines):
+        if not _GRID_BORDER_RE.fullmatch(lines[i]):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(lines) and lines[j + 1].strip()[:1] in ("|", "+") and lines[j + 1].strip():
+            j += 1
+        borders = [k for k in range(i, j + 1) if _GRID_BORDER_RE.fullmatch(lines[k])]
+        eq = [k for k in borders if "=" in lines[k]]
+        header_sep = eq[0] if eq else (borders[1] if len(borders) > 1 else None)
+        for k in borders:
+            if k == header_sep and k != j:
+                out[k] = lines[k].replace("+", "|").replace("=", "-")
+            elif i < k < j:
+                out[k] = lines[k].replace("+", "|").replace("-", " ")
+        i = j + 1
+    return "\n".join(out)
+
+
+def grid_tables(text: str) -> list[Table]:
+    """Grid tables (reStructuredText, pandoc), read as the pipe tables they draw: each
+    border becomes a separator line of the same length, so offsets are kept."""
+    if not _GRID_BORDER_RE.search(text):
+        return []
+    plain = _grid_as_pipes(text)
+    tables = []
+    for t in pipe_tables(plain):
+        t.caption = caption_above(text, t.start)
+        t.context = context_before(text, t.start)
+        t.source = "grid"
+        tables.append(t)
+    return tables
+
+
 def text_tables(text: str) -> list[Table]:
     """Pipe tables, box-drawn tables, HTML source tables and whitespace tables of a plain
     or Markdown text, in text order."""
@@ -574,6 +621,9 @@ def text_tables(text: str) -> list[Table]:
     if "│" in text or "┃" in text or "║" in text:
         taken = [(t.start, t.end) for t in tables]
         tables += [t for t in box_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
+    if "-+" in text:
+        taken = [(t.start, t.end) for t in tables]
+        tables += [t for t in grid_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
     if "|" in text and "--" in text:
         taken = [(t.start, t.end) for t in tables]
         tables += [t for t in bare_pipe_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
