@@ -508,7 +508,7 @@ class _Ctx:
         else:
             cols.append("FALSE AS o_phase")
         if not self.qtk:
-            cols.append("FALSE AS d_tk")
+            cols += ["FALSE AS d_tk", "FALSE AS o_tk"]
         else:
             # the token kind, stated or implied by the phase: each stored pair classified by
             # the same key function Python uses
@@ -517,6 +517,13 @@ class _Ctx:
                    if kind_of(tk, ph, sc(s)) and kind_of(tk, ph, sc(s)) != self.qtk]
             cols.append(f"list_contains({_list(p, bad, 'VARCHAR')}, coalesce(b.token_kind, '') "
                         f"|| chr(31) || coalesce(b.phase, '') || chr(31) || coalesce(b.scope, '')) AS d_tk")
+            if f.family == "tokens":
+                # a length that says not whose it is, input or output, is open (``Checker.compare``)
+                unsaid = [f"{tk or ''}\x1f{ph or ''}\x1f{s or ''}" for tk, ph, s in self.tks if not kind_of(tk, ph, None)]
+                cols.append(f"list_contains({_list(p, unsaid, 'VARCHAR')}, coalesce(b.token_kind, '') "
+                            f"|| chr(31) || coalesce(b.phase, '') || chr(31) || coalesce(b.scope, '')) AS o_tk")
+            else:
+                cols.append("FALSE AS o_tk")
         # money label: read from the sentence, in Python
         if q.label is None:
             cols += ["FALSE AS o_label", "FALSE AS d_label"]
@@ -572,7 +579,7 @@ class _Ctx:
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
         ctes.append(
             f"c2 AS (SELECT *, {osize} AS o_size, "
-            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_phase OR o_label OR NOT _subj) AS _open0, "
+            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_phase OR o_tk OR o_label OR NOT _subj) AS _open0, "
             "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_phase OR d_tk OR d_label) AS _diff0 "
             "FROM c1)")
         need = self.necessary(names) if early else "TRUE"

@@ -114,6 +114,7 @@ class Query:
     subject_text: str | None = None     # a leading name the vocabularies do not know
     change: Change | None = None        # "slipped from 2.2k to 1.5k": the figure is the after
     cause: str | None = None            # what a change is credited to (pipeline/cause.py)
+    stated: list[str] = field(default_factory=list)  # sizes of the workload ("moving a 40 GB KV cache")
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -139,6 +140,7 @@ class Query:
             conds.append(f"{f.workload} scenario")
         if self.size is not None:
             conds.append("on " + size_condition(self.size))
+        conds += [f"with {t}" for t in self.stated]
         if conds:
             parts.append("(" + ", ".join(conds) + ")")
         return " ".join(parts)
@@ -220,6 +222,9 @@ def read_claim(text: str) -> Query:
         q.size_text = s.surface
     if fig.family == "money":
         q.label = money_label(text, fig.start)
+    # another figure of another kind sizes the workload the figure was measured on
+    # ("190 GB/s moving a 40 GB KV cache", "2 s to prefill 128K tokens")
+    q.stated = [c.surface for c in main[1:] if c.family in WORKLOAD_SIZE_FAMILIES and c.family != fig.family]
     q.subject_text = _unknown_subject(text, fig.start)
     q.cause = _cause(text, fig.start, fig.family)
     if q.cause and q.subject_text and not is_name(q.subject_text) \
@@ -228,6 +233,31 @@ def read_claim(text: str) -> Query:
         # the cause, judged as a whole; "Compressed-FSM", "DistServe" stay names
         q.subject_text = None
     return q
+
+
+WORKLOAD_SIZE_FAMILIES = ("memory", "tokens")
+_NUMBER_TOKEN_RE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+
+
+def states_number(surface: str, *texts: str | None) -> bool:
+    """Does any of ``texts`` write the number of ``surface`` ("40 GB" in "40GB of data")?
+    A workload size a claim states must be the one its evidence was measured on."""
+    m = _NUMBER_TOKEN_RE.search(surface)
+    if m is None:
+        return True
+    want = m.group(0).replace(",", "")
+    for t in texts:
+        for n in _NUMBER_TOKEN_RE.finditer(t or ""):
+            if n.group(0).replace(",", "") == want or _same_text_number(n.group(0), want):
+                return True
+    return False
+
+
+def _same_text_number(a: str, b: str) -> bool:
+    try:
+        return float(a.replace(",", "")) == float(b)
+    except ValueError:
+        return False
 
 
 def _cause(text: str, fig_start: int, family: str) -> str | None:
@@ -554,6 +584,11 @@ class Checker:
             if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path) \
                     and not owns_product(q.subject_text, p):
                 opened.append(q.subject_text)
+        if q.stated:
+            d = self.record.doc(p)
+            for surface in q.stated:
+                if not states_number(surface, p.sentence, self.record.lead_in(p), d.title):
+                    opened.append(surface)
         if q.cause and p.family in ("ratio", "percent"):
             d = self.record.doc(p)
             if not states_cause(q.cause, self.record.lead_in(p), d.title, d.publisher, d.path):
@@ -574,6 +609,10 @@ class Checker:
                 differs.append(name)
         if phase_must_be_stated(f) and not pk_.phase:
             opened.append("phase")
+        if f.family == "tokens" and fk.token_kind and not pk_.token_kind:
+            # "its input is capped at 80K tokens" is not met by a length that does not say
+            # whether it is the input's or the output's
+            opened.append("token kind")
         if f.family == "parameters":
             # "activates 236B" is not met by "236B total"; an unqualified count is total
             # an unqualified count is total, in the claim ("a 37-billion-parameter model")

@@ -595,6 +595,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         elif count is not None and hw is None:
             claim.hw_count = count   # "#GPUs: 8" with no accelerator named anywhere
         claim.engine, claim.dtype = engine, dtype
+        if claim.parallelism is None:
+            # a row's description ("EP2TP4 for better balance") states its layout
+            claim.parallelism = cond.parallelism(self.text, row.start, row.end)
         if claim.family == "token_throughput" and claim.scope in (None, "unspecified") and (
                 claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
                                            and self._one_at_a_time(claim.start))):

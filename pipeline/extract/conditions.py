@@ -23,12 +23,14 @@ _BATCH_WORD_RE = re.compile(r"(?i)batch|bs|max")
 
 _COUNT = r"(?P<count>\d{1,5}|" + "|".join(w for w in _SMALL if " " not in w and w not in ("zero", "half")) + r"|a\s+single|single|one)"
 _COUNT_BEFORE_RE = re.compile(
-    _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", re.I
+    # "8x H100", "eight NVIDIA H100", "32-GPU MI355X" (a count of GPUs before their name)
+    _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:GPUs?|accelerators?|chips?)\s+)?(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", re.I
 )
 _COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
 _PARALLEL_HINT_RE = Caseless(re.compile(r"TP|EP|DP|PP|CP|-way", re.I))
 _PARALLEL_RE = Caseless(re.compile(
-    r"\b(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+\b"
+    # "TP8", "EP=32", "2x TP4", and joined degrees ("EP2TP4", "TP4EP2": two settings)
+    r"(?<![A-Za-z])(?:\d+\s?x\s?)?(?:TP|EP|DP|PP|CP)\s?=?\s?\d+(?:\b|(?=(?:TP|EP|DP|PP|CP)\d))"
     r"|\b\d+-way\s+(?:(?:tensor|expert|pipeline|data)\s+parallel\w*|(?:TP|EP|DP|PP|CP)\b)", re.I))
 _WAY_RE = re.compile(r"(\d+)-way\s+(\w+)", re.I)
 _KIND_OF_WAY = {"tensor": "TP", "expert": "EP", "pipeline": "PP", "data": "DP"}
