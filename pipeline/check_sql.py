@@ -508,7 +508,7 @@ class _Ctx:
         else:
             cols.append("FALSE AS o_phase")
         if not self.qtk:
-            cols += ["FALSE AS d_tk", "FALSE AS o_tk"]
+            cols.append("FALSE AS d_tk")
         else:
             # the token kind, stated or implied by the phase: each stored pair classified by
             # the same key function Python uses
@@ -517,13 +517,6 @@ class _Ctx:
                    if kind_of(tk, ph, sc(s)) and kind_of(tk, ph, sc(s)) != self.qtk]
             cols.append(f"list_contains({_list(p, bad, 'VARCHAR')}, coalesce(b.token_kind, '') "
                         f"|| chr(31) || coalesce(b.phase, '') || chr(31) || coalesce(b.scope, '')) AS d_tk")
-            if f.family == "tokens":
-                # a length that says not whose it is, input or output, is open (``Checker.compare``)
-                unsaid = [f"{tk or ''}\x1f{ph or ''}\x1f{s or ''}" for tk, ph, s in self.tks if not kind_of(tk, ph, None)]
-                cols.append(f"list_contains({_list(p, unsaid, 'VARCHAR')}, coalesce(b.token_kind, '') "
-                            f"|| chr(31) || coalesce(b.phase, '') || chr(31) || coalesce(b.scope, '')) AS o_tk")
-            else:
-                cols.append("FALSE AS o_tk")
         # money label: read from the sentence, in Python
         if q.label is None:
             cols += ["FALSE AS o_label", "FALSE AS d_label"]
@@ -579,7 +572,7 @@ class _Ctx:
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
         ctes.append(
             f"c2 AS (SELECT *, {osize} AS o_size, "
-            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_phase OR o_tk OR o_label OR NOT _subj) AS _open0, "
+            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_phase OR o_label OR NOT _subj) AS _open0, "
             "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_phase OR d_tk OR d_label) AS _diff0 "
             "FROM c1)")
         need = self.necessary(names) if early else "TRUE"
@@ -1160,9 +1153,10 @@ class SqlChecker(Checker):
 def _query_ok(q: Query) -> bool:
     """Can SQL choose this claim's candidates? Comparisons (ratios and percents, judged on
     baseline, direction and measured quantity), "up to" claims (a best case, judged by
-    the highest figure), achieved compute and bandwidth, and parameter counts (total unless
-    another kind is stated) are compared in Python over their family: the rule stays in one
-    place (``Checker.compare`` and ``link.keys.comparison_differs``), not restated here."""
+    the highest figure), achieved compute and bandwidth, parameter counts (total unless
+    another kind is stated), a stated workload size and an input or output length are
+    compared in Python over their family: the rule stays in one place (``Checker.compare``
+    and ``link.keys.comparison_differs``), not restated here."""
     f = q.figure
     if f is None:
         return True
@@ -1170,8 +1164,10 @@ def _query_ok(q: Query) -> bool:
         return False
     if f.family in ACHIEVED_FAMILIES or f.family == "parameters":
         return False     # a count's kind (total unless stated) is read from its words
-    if states_settings(f) or f.technique:
-        return False
+    if states_settings(f) or f.technique or q.stated:
+        return False     # a workload size the claim states is looked for in the evidence's text
+    if f.family == "tokens" and f.token_kind:
+        return False     # a length that says not whose it is leaves "input"/"output" open
     if not _finite_figure(_full_fig(f)):
         return False
     return q.size is None or _finite_figure(q.size)

@@ -197,6 +197,11 @@ def read_claim(text: str) -> Query:
     if not main:
         return Query(text=text, figure=None)
     fig = main[0]
+    if fig.family in WORKLOAD_SIZE_FAMILIES:
+        # "Moving a 30 GB KV cache, X reached 150 GB/s": a size opening the headline is
+        # the workload of the figure of another kind after it
+        fig = next((c for c in main[1:] if c.family not in WORKLOAD_SIZE_FAMILIES), fig)
+        main = [fig] + [c for c in main if c is not fig]
     changes = find_changes(text)
     change = changes[0] if changes else None
     if change is not None:

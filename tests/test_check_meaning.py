@@ -110,6 +110,67 @@ def test_false_headline_is_never_supported_and_its_twin_is(db, faithful, false):
     assert v.verdict != "supported", (false, v.explanation)
 
 
+SETTINGS = """\
+# Serving settings
+
+## DeepSeek-R1 on B200
+
+| Change | TPS/user |
+|---|---|
+| Balance the MoE with EP2TP4 on DeepSeek-R1 with TensorRT-LLM | 310 |
+
+## Output lengths
+
+| Model | Max output |
+|---|---|
+| Qwen3-235B | 32K tokens |
+
+## Transfer engine
+
+Moving a 30 GB KV cache, the Mooncake transfer engine reached 150 GB/s between H800 nodes.
+
+## Transfer sweep
+
+| KV size | Mooncake bandwidth (GB/s) |
+|---|---|
+| 50 MB | 18.75 |
+
+## Cluster results
+
+| System | Throughput (tokens/s per system) |
+|---|---|
+| 64 x MI355X | 612,400 |
+| 32 x MI355X | 330,100 |
+"""
+
+
+@pytest.fixture(scope="module")
+def settings_db(primary_db) -> str:
+    return primary_db("settings.md", SETTINGS)
+
+
+@pytest.mark.parametrize("faithful, false", [
+    # joined parallel degrees are two settings, also in a table row's description
+    ("TensorRT-LLM's EP2TP4 layout runs DeepSeek-R1 at 310 tokens/s per user.",
+     "TensorRT-LLM's EP4TP2 layout runs DeepSeek-R1 at 310 tokens/s per user."),
+    # an output length is no input length
+    ("Qwen3-235B writes at most 32K tokens of output.",
+     "Qwen3-235B's input is capped at 32K tokens."),
+    # a workload size the headline states must be the evidence's (18.75 GB/s is 150 Gbps,
+    # measured on a 50 MB transfer)
+    ("Moving a 30 GB KV cache, Mooncake's transfer engine reached 150 GB/s on H800 nodes.",
+     "Mooncake's transfer engine reached 150 Gbps moving a 30 GB KV cache."),
+    # "a 32-GPU MI355X cluster" is 32 x MI355X, not the 64-GPU row
+    ("A 64-GPU MI355X system reached about 612,000 tokens per second.",
+     "A 32-GPU MI355X system reached about 612,000 tokens per second."),
+])
+def test_a_setting_the_headline_states_must_be_the_evidences(settings_db, faithful, false):
+    v = check(faithful, settings_db)
+    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
+    v = check(false, settings_db)
+    assert v.verdict != "supported", (false, v.explanation)
+
+
 def test_a_projection_is_no_measurement(db):
     v = check("SGLang measured 3.4x higher throughput than vLLM on Rubin racks.", db)
     assert v.verdict != "supported", v.explanation

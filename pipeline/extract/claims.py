@@ -19,7 +19,7 @@ from pipeline.extract.lists import map_respectively, share_list_comparison
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
@@ -559,6 +559,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         claim.phase = phase if claim.family in ("latency", "token_throughput") else None
         if claim.family == "token_throughput" and not claim.token_kind:
             claim.token_kind = out_kind
+        if claim.family == "tokens" and not claim.token_kind:
+            # "Max output", "Max input": whose length the column holds
+            claim.token_kind = out_kind or ("input" if IN_WORD_RE.search(header) else None)
         if scope and not c.explicit_scope and claim.family in ("token_throughput", "request_throughput", "money"):
             claim.scope = scope
         # the row is the figure's sentence: its other cells are its conditions

@@ -23,6 +23,7 @@ AGGREGATE_WORD_RE = re.compile(r"(?i)total|overall|aggregate|system-wide|cluster
 PEAK_WORD_RE = re.compile(r"(?i)peak|max")
 OF_AFTER_RE = re.compile(r"\s+(?:of|=)")
 OUT_WORD_RE = re.compile(r"(?i)\bout(?:put)?\b")
+IN_WORD_RE = re.compile(r"(?i)\b(?:in(?:put)?|prompt)\b")
 # Words after a duration that make it a point in time, not a measured latency.
 TIME_REF_RE = re.compile(r"\s*(?:earlier|later|ago|before|after|prior|from\s+now|old|long)\b", re.I)
 # A word after a bare number that shows it counts things ("16 GB300s", "five documents").
