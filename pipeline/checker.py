@@ -290,6 +290,8 @@ def _threshold_like(c: Claim) -> bool:
 
 
 _LEAD_NAME_RE = re.compile(r"(?:The\s+|A\s+|An\s+)?([A-Z][\w.+-]*[\w+](?:'s|’s)?|\d[A-Z][\w.+-]*(?:'s|’s)?)")
+_GERUND_RE = re.compile(r"[A-Z][a-z]{2,}ing")
+_NEXT_CAPITAL_POSSESSIVE_RE = re.compile(r"[ \t]+([A-Z][\w.+-]*(?:'s|’s))(?=\s)")
 _NOT_NAMES = frozenset("""a an the this that these those our their its it we they some someone
     one no new every each all any most many gpu gpus llm llms cpu per at on in for with by from
     using running serving""".split())
@@ -346,6 +348,10 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
         return None
     name = m.group(1)
     possessive = name.endswith(("'s", "’s"))
+    follow = _NEXT_CAPITAL_POSSESSIVE_RE.match(text, m.end(1))
+    if not possessive and follow:
+        # "Red Hat's vLLM ...": a name of two capitalised words before the possessive
+        name, possessive = name + " " + follow.group(1), True
     bare = name[:-2] if possessive else name
     if bare.lower() in _LEAD_PHRASE_WORDS:
         # "Under tensor parallelism, DeepSeek-V3 ...": a leading phrase, not a name; the
@@ -355,7 +361,9 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
             return None
         rest_text = text[comma + 1:].lstrip()
         return _unknown_subject(rest_text, fig_start - (len(text) - len(rest_text)))
-    if bare.lower() in _NOT_NAMES:
+    if bare.lower() in _NOT_NAMES or (not possessive and _GERUND_RE.fullmatch(bare)):
+        # "Switching to the TRTLLM backend lifted ...", "Disabling X's overlap stretches
+        # ...": an action opening the headline (its cause), no one's name
         return None
     names = find_names(text, load())
     if any(n.start < m.end(1) and n.end > m.start(1) for n in names):
@@ -383,8 +391,11 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
 def name_pattern(name: str) -> str:
     """The regular expression (Python's and DuckDB's alike) that finds ``name`` as a whole
     name in text folded by ``fold_name``: "Model-12" is in "Model 12 reached", not in
-    "Model-1249"."""
+    "Model-1249"; "Red Hat" is in "RedHat"."""
     key = re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", fold_name(name))
+    # a name of several words is also written joined: "Red Hat" in "RedHat", "Hugging Face"
+    # in "HuggingFace"
+    key = key.replace(" ", "[ ]?")
     return f"(^|[^a-z0-9]){key}([^a-z0-9]|$)"
 
 

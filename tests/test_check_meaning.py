@@ -256,6 +256,28 @@ def test_a_leading_phrase_is_no_subject():
     # in a change, the leading capital opens the cause, judged as a whole
     q = read_claim("Multi-step scheduling raises Llama 3 70B throughput by 28%")
     assert q.subject_text is None and q.cause == "Multi step scheduling"
+    # an action opening the headline is no one's name; a name of two words is whole
+    q = read_claim("Switching to the new backend lifted DeepSeek-R1 to 299 tokens per second per user")
+    assert q.subject_text is None
+    q = read_claim("Red Hat's vLLM ran Llama 3.1 8B at 5,777 tokens per second on one H100")
+    assert q.subject_text == "Red Hat"
+
+
+def test_a_name_of_two_words_is_found_joined():
+    from pipeline.checker import _names_in
+
+    assert _names_in("Red Hat", "| closed | RedHat | Dell PowerEdge |")
+    assert _names_in("Red Hat", "served by red-hat engineers")
+    assert not _names_in("Red Hat", "a red hatchback")
+
+
+def test_a_technique_naming_a_phase_sets_no_phase():
+    from pipeline.api import extract
+
+    got = extract("SGLang with prefill-decode disaggregation ran DeepSeek-V3 at 2,000 tokens/s per GPU.")
+    assert [(c.phase, c.technique) for c in got] == [(None, "disaggregated prefill")]
+    got = extract("With prefill-decode disaggregation, prefill throughput reached 5,000 tokens/s per GPU.")
+    assert [c.phase for c in got] == ["prefill"]
 
 
 def test_a_v_before_the_version_is_a_spelling_of_the_model():
