@@ -908,6 +908,17 @@ class Checker:
                             for c in settling if c.claim.scope == s][:4])
                     + ", so no single figure settles it.")
             return Verdict("ambiguous", text, self._evidence(ev), q)
+        if f.hw_count and f.family in ("token_throughput", "request_throughput"):
+            # "a 32-GPU MI355X cluster reached 650,000 tokens per second": a rate credited to
+            # a counted set of accelerators is the whole set's. Read so, it can only be
+            # refuted here (a same-valued figure above would have settled it otherwise)
+            q2 = replace(q, figure=replace(f, scope="per_system"), settled_scope="per_system")
+            v = self._check(q2)
+            if v.verdict == "contradicted":
+                v.explanation = (f"The claim names no denominator; a rate credited to "
+                                 f"{f.hardware} reads as the whole system's. " + v.explanation)
+                v.query = q
+                return v
         # nothing with this value: say what the record holds on the subject, by denominator
         ctx = []
         by_scope: dict[str, _Cmp] = {}

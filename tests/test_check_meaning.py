@@ -171,6 +171,18 @@ def test_a_setting_the_headline_states_must_be_the_evidences(settings_db, faithf
     assert v.verdict != "supported", (false, v.explanation)
 
 
+def test_a_rate_credited_to_counted_accelerators_is_the_whole_systems(settings_db):
+    """No denominator, but a counted set of accelerators: read as the whole system's rate,
+    the 32-GPU row (330,100) refutes 612,000; the 64-GPU row still supports its own figure."""
+    v = check("A 32-GPU MI355X system reached about 612,000 tokens per second.", settings_db)
+    assert v.verdict == "contradicted", v.explanation
+    assert "whole system" in v.explanation
+    v = check("A 64-GPU MI355X system topped 700,000 tokens per second.", settings_db)
+    assert v.verdict == "contradicted", v.explanation
+    v = check("A 64-GPU MI355X system reached about 612,000 tokens per second.", settings_db)
+    assert v.verdict == "supported", v.explanation
+
+
 def test_a_projection_is_no_measurement(db):
     v = check("SGLang measured 3.4x higher throughput than vLLM on Rubin racks.", db)
     assert v.verdict != "supported", v.explanation
