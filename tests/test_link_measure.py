@@ -127,6 +127,25 @@ def test_percent_still_derives():
     assert d and d[0].src == pct.id and d[0].consistent
 
 
+def test_a_misfit_ratio_is_reported_only_when_its_sentence_has_no_other_ratio():
+    """One ratio beside two figures that do not give it: an inconsistent derivation (the
+    writer's arithmetic is off). Two ratios beside them ("from 60 to 210 (3.5x), and to
+    330 (5.5x)", the 210 unstored): which figures the misfit one divides is a guess."""
+    one = "Orca-70B went from 60 tokens/s to 330 tokens/s per GPU, a 3.5x speed-up."
+    a = C("a", one, "60 tokens/s", 60, "token_throughput", model="Orca-70B", scope="per_gpu")
+    b = C("a", one, "330 tokens/s", 330, "token_throughput", model="Orca-70B", scope="per_gpu")
+    r = C("a", one, "3.5x", 3.5, "ratio", model="Orca-70B")
+    d = [ln for ln in run(a, b, r).links if ln.relation == "derives"]
+    assert [(ln.src, ln.consistent) for ln in d] == [(r.id, False)]
+    two = "Orca-70B went from 60 tokens/s to 210 (3.5x), and now to 330 tokens/s per GPU (5.5x)."
+    a = C("b", two, "60 tokens/s", 60, "token_throughput", model="Orca-70B", scope="per_gpu")
+    b = C("b", two, "330 tokens/s", 330, "token_throughput", model="Orca-70B", scope="per_gpu")
+    r1 = C("b", two, "3.5x", 3.5, "ratio", model="Orca-70B")
+    r2 = C("b", two, "5.5x", 5.5, "ratio", model="Orca-70B")
+    d = [ln for ln in run(a, b, r1, r2).links if ln.relation == "derives"]
+    assert [(ln.src, ln.consistent) for ln in d] == [(r2.id, True)]
+
+
 # --- parameters --------------------------------------------------------------------------
 
 def test_total_and_activated_parameters_differ():

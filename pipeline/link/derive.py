@@ -185,6 +185,11 @@ def derive_links(claims: list[Claim], prepared: list[Prepared],
         ops.sort(key=lambda o: o.pos)
         positions[d] = [o.pos for o in ops]
 
+    ratios_in: dict[tuple, int] = defaultdict(int)
+    for c in claims:
+        if c.family in RATIO_FAMILIES:
+            ratios_in[(c.doc_id, c.sentence_start)] += 1
+
     links: list[Link] = []
     for r, rp in zip(claims, prepared):
         if r.family not in RATIO_FAMILIES or not rp.active or r.value is None:
@@ -199,7 +204,9 @@ def derive_links(claims: list[Claim], prepared: list[Prepared],
         hit = None
         if r.comparator in BOUNDED and r.low is None and near:
             hit = _search(r, rp, sorted(near, key=lambda o: o.value))
-        if hit is None and r.comparator in BOUNDED:
+        if hit is None and r.comparator in BOUNDED and ratios_in[(r.doc_id, r.sentence_start)] == 1:
+            # an inconsistent check only for a sentence's one ratio: with two ("67 to 253
+            # (3.7x), and to 368 (5.5x)"), which figures a misfit one divides is a guess
             hit = _nearest_pair(r, near)
         if hit is None:
             continue
