@@ -446,3 +446,13 @@ def test_transposed_table_whose_configurations_name_a_quantity():
     found = extract_claims(Document(id="t", path="t.md", format="markdown", text=text))
     assert sorted((round(c.value, 6), c.family) for c in found) == [
         (0.081884, "latency"), (0.088016, "latency"), (5976.7977, "token_throughput"), (6049.1625, "token_throughput")]
+
+
+def test_a_change_cells_sign_is_its_direction():
+    """'-7.3%' in a Change column fell, '+12%' rose; a range '1-7.3%' has no sign."""
+    text = ("| Metric | Baseline | New | Change |\n|---|---|---|---|\n"
+            "| Input throughput | 2368.8 tok/s | 2195.8 tok/s | -7.3% |\n"
+            "| Output throughput | 100 tok/s | 112 tok/s | +12% |\n"
+            "| Spread | 1 | 2 | 1-7.3% |\n")
+    got = {(c.surface, c.direction) for c in extract_claims(_doc(text)) if c.family == "percent"}
+    assert got == {("7.3%", "down"), ("12%", "up"), ("1-7.3%", None)}

@@ -56,6 +56,7 @@ SOLE_SUBJECT_FAMILIES = frozenset({"token_throughput", "request_throughput", "la
 
 # a short product code: letters and a digit, at most three words ("N150", "T3K", "TPU v5e")
 DEVICE_CODE_RE = re.compile(r"(?=[^|]*\d)[A-Za-z][\w.+-]*(?:[ \t][\w.+-]+){0,2}")
+SIGNED_CELL_RE = re.compile(r"(?:^|[|\s])([-−–+])\s?$")
 NOT_DEVICE_RE = re.compile(r"(?i)\b(?:TP|EP|PP|DP|CP|SP)[-_ ]?\d|\b(?:FP|INT|BF|W|A)\d{1,2}\b|\bbatch|\bbs\d|(?<![\w.])\d+(?:\.\d+)?[BMK]\b")
 
 
@@ -598,6 +599,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         elif count is not None and hw is None:
             claim.hw_count = count   # "#GPUs: 8" with no accelerator named anywhere
         claim.engine, claim.dtype = engine, dtype
+        if claim.family in ("percent", "ratio") and claim.direction is None:
+            # a "Change" cell's sign is its direction: "-7.3%" fell, "+12%" rose
+            sign = SIGNED_CELL_RE.search(self.text, max(row.start, c.start - 3), c.start)
+            if sign:
+                claim.direction = "up" if sign.group(1) == "+" else "down"
         if claim.parallelism is None:
             # a row's description ("EP2TP4 for better balance") states its layout
             claim.parallelism = cond.parallelism(self.text, row.start, row.end)
