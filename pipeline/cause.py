@@ -110,3 +110,18 @@ def lead_in(text: str, sentence_end: int) -> str:
     if len(breaks) >= 2:
         lo = breaks[-2]
     return text[lo:sentence_end]
+
+
+def states_phase(phase: str, text: str) -> bool:
+    """Is ``phase`` ("decode") the phase of inference ``text`` (a figure's lead-in) last
+    names? A ratio that says not which phase it is of ("The speedup reaches 25.5%") is of
+    the phase its paragraph or section last named ("TBO's impact in the decode phase ..."),
+    as a figure takes the model its section last named."""
+    from pipeline.vocab.loader import load
+    from pipeline.vocab.scan import fold
+
+    last = None
+    for _, _, name in load().phases.finditer(text, 0, len(text), fold(text)):
+        if name in ("prefill", "decode"):
+            last = name
+    return last == phase

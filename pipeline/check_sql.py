@@ -54,7 +54,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from pipeline.checker import is_range, name_pattern, phase_must_be_stated, product_pattern, settles
+from pipeline.checker import fold_name, is_range, name_pattern, phase_must_be_stated, product_pattern, settles
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
@@ -420,6 +420,11 @@ class _Ctx:
                 # ``checker.owns_product``: one of the owner's products
                 subj += " OR " + " OR ".join(f"regexp_matches(coalesce({col}, ''), {p(prod)})"
                                              for col in ("c.accelerator", "c.hardware", "c.engine"))
+            # ``checker._ends_with_engine``: the figure's engine is the subject's last words
+            fe = "regexp_replace(lower(c.engine), '[\\s_-]+', ' ', 'g')"
+            fs = p(fold_name(q.subject_text))
+            subj += (f" OR (c.engine IS NOT NULL AND c.engine <> '' AND ({fe} = {fs} "
+                     f"OR suffix({fs}, ' ' || {fe})))")
         ctes.append(f"base AS (SELECT {_NARROW}, d.published AS _pub, d.path AS _path, "
                     f"({subj}) AS _subj FROM claims c "
                     f"JOIN documents d ON d.id = c.doc_id WHERE {where} AND {primary} "

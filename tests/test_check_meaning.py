@@ -141,6 +141,19 @@ Moving a 30 GB KV cache, the Mooncake transfer engine reached 150 GB/s between H
 |---|---|
 | 64 x MI355X | 612,400 |
 | 32 x MI355X | 330,100 |
+
+## Provider leaderboard
+
+| Provider | Model | P95 TTFT (s) |
+|---|---|---|
+| bedrock | Llama 2 13B | 0.74 |
+
+## Overlap in each phase
+
+Micro-batch overlap gives SGLang a 31% throughput gain in the prefill phase.
+
+In the decode phase the gain of micro-batch overlap depends on the batch size.
+The speedup of SGLang on DeepSeek-V3 reaches 18.5% at 256 tokens.
 """
 
 
@@ -163,6 +176,12 @@ def settings_db(primary_db) -> str:
     # "a 32-GPU MI355X cluster" is 32 x MI355X, not the 64-GPU row
     ("A 64-GPU MI355X system reached about 612,000 tokens per second.",
      "A 32-GPU MI355X system reached about 612,000 tokens per second."),
+    # a provider named with its owner ("Amazon Bedrock") is the row's provider "bedrock"
+    ("Amazon Bedrock's Llama 2 13B returns its first token within 0.74 s at the 95th percentile.",
+     "Microsoft Azure's Llama 2 13B returns its first token within 0.74 s at the 95th percentile."),
+    # a ratio that names no phase is of the phase its paragraph last named
+    ("Micro-batch overlap speeds up SGLang's decoding of DeepSeek-V3 by 18.5%.",
+     "Micro-batch overlap speeds up SGLang's prefill of DeepSeek-V3 by 18.5%."),
 ])
 def test_a_setting_the_headline_states_must_be_the_evidences(settings_db, faithful, false):
     v = check(faithful, settings_db)

@@ -134,3 +134,14 @@ def test_a_device_column_names_hardware_the_vocabulary_lacks_and_accuracy_is_no_
         (36.5, "token_throughput", "per_user", "N300"), (46.7, "token_throughput", "per_user", "T3K")]
     config = claims("| Config | Throughput (tok/s) |\n|---|---|\n| TP8 FP8 | 1,200 |\n")
     assert [(c.value, c.hardware) for c in config] == [(1200, None)]
+
+
+def test_tokens_per_device_is_a_count_and_per_gpu_per_second_a_rate():
+    """A count of tokens per device is a size (a workload setting a headline states); with a
+    time after it, it is a per-GPU rate."""
+    got = claims("Two-batch overlap helps most at 256 tokens per device on the GPU.")
+    assert [(c.value, c.family) for c in got] == [(256, "tokens")]
+    got = claims("vLLM decodes DeepSeek-V3 at 10.1K tokens per GPU per second on GB200.")
+    assert [(c.value, c.family, c.scope) for c in got] == [(10100, "token_throughput", "per_gpu")]
+    got = claims("The model reads 100 tokens per second on the GPU.")
+    assert [(c.value, c.family) for c in got] == [(100, "token_throughput")]
