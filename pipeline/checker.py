@@ -37,7 +37,7 @@ from pipeline.extract.change import Change, find_changes, same_value, written_af
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
 from pipeline.link.measure import param_kind
-from pipeline.link.keys import (COMPARED_FAMILIES, basis_key, comparison_differs, engine_key, hardware_relation,
+from pipeline.link.keys import (COMPARED_FAMILIES, HARDWARE_FAMILIES, basis_key, comparison_differs, engine_key, hardware_relation,
                                 model_key, norm, same_setting,
                                 scope_key, token_kind_key)
 from pipeline.model import Claim, Document
@@ -639,6 +639,10 @@ class Checker:
                 and states_phase(fk.phase, self.record.lead_in(p))):
             # a ratio that names no phase is of the phase its lead-in last names
             opened.append("phase")
+        if f.family in HARDWARE_FAMILIES and f.hw_count and f.hw_count > 1 and not p.hw_count:
+            # "34GB free across a whole 8x H200 node" is not met by "34GB" on an H200: how
+            # many accelerators a memory, bandwidth or compute figure spans is what it measures
+            opened.append("hardware count")
         if f.family == "tokens" and fk.token_kind and not pk_.token_kind:
             # "its input is capped at 80K tokens" is not met by a length that does not say
             # whether it is the input's or the output's
@@ -662,6 +666,11 @@ class Checker:
             # neither says what the ratio is of ("lifts cache hit rates 1.9x" against a
             # bare "2x"): nothing shows they measure the same thing
             opened.append("measured quantity")
+        if f.family in COMPARED_FAMILIES and f.engine and not f.baseline and p.baseline \
+                and _names_in(f.engine, p.baseline):
+            # "vLLM production-stack boosts throughput by 10x" is not met by "10x higher
+            # throughput than vLLM": the claim's engine is the figure's baseline
+            differs.append("baseline (the claim's engine is what the figure is compared with)")
         for name, how in comparison_differs(f, p):
             if how == "open":
                 opened.append(name)
@@ -893,8 +902,14 @@ class Checker:
         f = q.figure
         assert f is not None
         settling = []
+        # "a full eight-GPU H200 server generates 11,819 tokens per second": a rate credited
+        # to a counted set of accelerators is the set's, never settled by one GPU's or one
+        # user's figure of the same number
+        whole = bool(f.hw_count and f.hw_count >= 2 and f.family in ("token_throughput", "request_throughput"))
         for p in self._candidates(f):
             if scope_key(p.scope) is None:
+                continue
+            if whole and p.scope in ("per_gpu", "per_user"):
                 continue
             c = self.compare(q, p)
             if settles(q, c):

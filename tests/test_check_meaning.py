@@ -154,6 +154,22 @@ Micro-batch overlap gives SGLang a 31% throughput gain in the prefill phase.
 
 In the decode phase the gain of micro-batch overlap depends on the batch size.
 The speedup of SGLang on DeepSeek-V3 reaches 18.5% at 256 tokens.
+
+## Single-GPU results
+
+On H200, TensorRT-LLM serves Llama 2 13B at 11,800 tokens/s per GPU.
+
+## Free memory
+
+With vLLM, DeepSeek-V3 leaves 34GB of free memory per H200.
+
+## Production stack
+
+The LMCache production stack delivers 10x higher throughput than vLLM on Llama 3 70B.
+
+## Cache
+
+Of all the input tokens DeepSeek-V3 served, 56.3% hit the on-disk KV cache.
 """
 
 
@@ -182,6 +198,18 @@ def settings_db(primary_db) -> str:
     # a ratio that names no phase is of the phase its paragraph last named
     ("Micro-batch overlap speeds up SGLang's decoding of DeepSeek-V3 by 18.5%.",
      "Micro-batch overlap speeds up SGLang's prefill of DeepSeek-V3 by 18.5%."),
+    # a rate credited to eight GPUs is the server's, not settled by one GPU's figure
+    ("One H200 GPU generates 11,800 tokens per second on Llama 2 13B with TensorRT-LLM.",
+     "A full eight-GPU H200 server generates 11,800 tokens per second on Llama 2 13B."),
+    # a memory figure on an uncounted H200 does not show one across eight
+    ("vLLM leaves 34GB free per H200 for DeepSeek-V3.",
+     "vLLM leaves 34GB free across a whole 8x H200 node for DeepSeek-V3."),
+    # the claim's engine is the figure's baseline
+    ("The LMCache production stack boosts Llama 3 70B throughput by 10x over vLLM.",
+     "vLLM boosts Llama 3 70B throughput by 10x."),
+    # a cache hit is no miss
+    ("56.3% of DeepSeek-V3's input tokens hit the KV cache.",
+     "56.3% of DeepSeek-V3's input tokens missed the KV cache."),
 ])
 def test_a_setting_the_headline_states_must_be_the_evidences(settings_db, faithful, false):
     v = check(faithful, settings_db)

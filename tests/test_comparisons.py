@@ -173,11 +173,11 @@ def test_blind_headlines_no_false_supported(REAL, SHARED, tmp_path):
 # (suite, most false `supported`, least share right): measured this round; tighten as
 # rules improve
 BOUNDS = [("headlines.jsonl", 1, 0.80),      # 165/206
-          ("headlines2.jsonl", 5, 0.66),     # 102/153
+          ("headlines2.jsonl", 4, 0.67),     # 103/153
           ("headlines3.jsonl", 5, 0.75),     # 94/125 (errors never looked at)
-          ("headlines4.jsonl", 7, 0.48),     # 60/125 (blind 52/125, 16 false supported)
-          ("headlines5.jsonl", 4, 0.51),     # 51/100 (blind 41/100, 7 false supported)
-          ("headlines6.jsonl", 3, 0.41),     # 41/100 (blind 38/100, 9 false supported)
+          ("headlines4.jsonl", 5, 0.48),     # 61/125 (blind 52/125, 16 false supported)
+          ("headlines5.jsonl", 2, 0.53),     # 53/100 (blind 41/100, 7 false supported)
+          ("headlines6.jsonl", 2, 0.42),     # 42/100 (blind 38/100, 9 false supported)
           ("headlines7.jsonl", 0, 0.57)]     # 46/80 (blind 34/80, 5 false supported)
 
 

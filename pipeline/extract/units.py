@@ -60,7 +60,7 @@ def read_unit(text: str, pos: int, vocab: Vocab, limit: int | None = None) -> Un
     m, entry = found
     end = m.end()
     hit = UnitHit(end=end, unit_text=text[start:end], entry=entry, scope=entry.scope)
-    if entry.family in ("token_throughput", "request_throughput", "money"):
+    if entry.family in ("token_throughput", "request_throughput", "money", "bandwidth"):
         s = scope_after(vocab, text, end, limit)
         if s:
             hit.scope, hit.scope_end = s
