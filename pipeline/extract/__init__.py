@@ -5,4 +5,4 @@ __all__ = ["extract_claims"]
 
 # Part of every document's fingerprint: changing it makes the next ingest re-extract
 # unchanged files, so stored claims never lag behind the extractor.
-VERSION = "2026.12.02-2"
+VERSION = "2026.12.02-3"
