@@ -73,13 +73,14 @@ class DerivedFigure:
         return f"{grouped(self.system_surface)} / {self.divisor} {what}"
 
     def text(self) -> str:
-        """'derived: 169,197 / 48 accelerators = 3,524.9 tokens/s per GPU (MLPerf result
-        5.1-0065, per system; not an official MLPerf result)'."""
-        mixed = ", an average over mixed accelerators" if self.mixed and self.scope == "per_gpu" else ""
-        where = f"MLPerf result {self.result_id}" if self.result_id else "MLPerf result"
+        """'derived: 169,197.0 / 48 accelerators = 3,524.9 tokens/s per GPU (from the
+        per-system MLPerf result 5.1-0065, Offline; not an official MLPerf result)'."""
+        mixed = "; an average over mixed accelerators" if self.mixed and self.scope == "per_gpu" else ""
+        rid = f" {self.result_id}" if self.result_id else ""
+        scen = f", {self.scenario}" if self.scenario else ""
         return (f"derived: {self.division_text} = {fmt_number(round(self.value, 1))} "
-                f"{self.unit} {scope_words(self.scope)} ({where}, {self.scenario or 'scenario ?'},"
-                f" per system{mixed}; {NOT_OFFICIAL})")
+                f"{self.unit} {scope_words(self.scope)} (from the per-system MLPerf result"
+                f"{rid}{scen}{mixed}; {NOT_OFFICIAL})")
 
     def to_dict(self) -> dict:
         return asdict(self)
