@@ -184,11 +184,12 @@ def _contradicted(q: Query, dv: Verdict, rec: _DerivedRecord) -> Verdict:
 def _whole_system(q: Query, rec: _DerivedRecord) -> tuple[DerivedFigure, Claim] | None:
     """A row whose *per-system* figure is the headline's per-GPU (per-node) number, on a
     system of more than one accelerator (node), under every condition the headline states.
-    Only for a headline that names its subject and points at the MLPerf record (names
-    MLPerf, the hardware, or a company the row names)."""
+    Only for a point headline ("N", "about N", "up to N": a number, not a floor or a
+    ceiling that any larger or smaller figure meets) that names its subject and points at
+    the MLPerf record (names MLPerf, the hardware, or a company the row names)."""
     f = q.figure
     assert f is not None
-    if not names_subject(f):
+    if not names_subject(f) or ((f.comparator or "=") not in ("=", "~") and not q.peak):
         return None
     if not (_MLPERF.search(q.text) or f.hardware or f.accelerator or q.subject_text):
         return None
