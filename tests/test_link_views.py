@@ -66,7 +66,7 @@ def db(tmp_path_factory):
 def test_one_file_per_view():
     assert {v.stem for v in VIEWS} == {"conflicts", "unsourced_claims", "metric_mismatches",
                                         "derived_checks", "claim_clusters", "first_sources",
-                                        "claims_full"}
+                                        "claims_full", "derived_figures"}
 
 
 def test_conflicts_view(db):
