@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -65,12 +66,16 @@ def generated(folder: Path, rows: int) -> Path:
     return path
 
 
-def cli(*args: str, cwd: Path) -> float:
-    """Wall-clock seconds of one `claims` command (python -m pipeline.cli) in a subprocess."""
+def cli(*args: str, cwd: Path) -> tuple[float, float]:
+    """(wall-clock, CPU) seconds of one `claims` command (python -m pipeline.cli) in a
+    subprocess; the CPU seconds are its own and its workers' (user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=cwd, check=True,
                    stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def derived(mlperf: Path, folder: Path) -> str:
@@ -119,10 +124,10 @@ def main() -> None:
         print(f"mapped CSV ({path.stat().st_size / 1e6:.1f} MB): {rows:,} rows, {claims:,} "
               f"claims; {s}")
         if args.cli:
-            secs = cli("ingest", str(path), "--mapping", str(MAPPING), "--db",
-                       str(folder / "w.duckdb"), "-q", cwd=folder)
-            print(f"claims ingest CSV --mapping (read, extract, store, link; one process "
-                  f"and its workers): {secs:.1f} s")
+            wall, cpu = cli("ingest", str(path), "--mapping", str(MAPPING), "--db",
+                            str(folder / "w.duckdb"), "-q", cwd=folder)
+            print(f"claims ingest CSV --mapping (read, extract, store, link): {wall:.1f} s "
+                  f"(CPU {cpu:.1f} s, the command and its workers)")
             if mlperf.is_file():
                 print(derived(mlperf, folder))
 
