@@ -8,6 +8,7 @@ from __future__ import annotations
 from pipeline.check_sql import check_query
 from pipeline.checker import (VERDICTS, Checker, Query, Verdict, check_loaded, check_text, format_verdict, judge_stored, query_from_claim, read_claim, loaded_families, name_pattern, fold_name, states_settings, names_subject, size_condition)
 from pipeline.citation import cite_claims, cite_evidence
+from pipeline.derived_check import with_derived
 from pipeline.model import Claim
 from pipeline.store import CLAIM_COLUMNS, Store
 
@@ -21,13 +22,15 @@ def check(text: str, db: str | None = None, store=None, loaded=check_loaded,
     keeps for checks: ``loaded`` and ``kept``, see ``check_query``).
 
     The candidate figures are chosen in SQL (check_sql.py); the verdict is the one
-    ``check_loaded`` gives, which compares every primary figure of the family in Python.
+    ``check_loaded`` gives, which compares every primary figure of the family in Python;
+    a per-GPU or per-node headline it leaves unproven is then judged against the figures
+    derived from MLPerf results (``pipeline.derived_check``).
     """
     q = read_claim(text)
     if store is not None:
-        return cited(check_query(q, store, loaded=loaded, kept=kept), store)
+        return cited(with_derived(q, check_query(q, store, loaded=loaded, kept=kept), store), store)
     with Store.open(db, read_only=True) as store:
-        return cited(check_query(q, store, loaded=loaded, kept=kept), store)
+        return cited(with_derived(q, check_query(q, store, loaded=loaded, kept=kept), store), store)
 
 
 def cited(verdict: Verdict, store) -> Verdict:

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 from pipeline.model import Claim
 from pipeline.words import fmt_number
 
-__all__ = ["SourceDoc", "Citations", "citation_line", "cite_claims", "cite_evidence"]
+__all__ = ["SourceDoc", "Citations", "citation_line", "cite_claims", "cite_evidence", "grouped"]
 
 MLPERF_SUMMARY = ("mlperf_summary_json", "mlperf_summary_csv")
 _UNIT_IN_HEADER = re.compile(r"^(?P<label>.*?)\s*\((?P<unit>[^()]*)\)\s*$")
@@ -79,7 +79,7 @@ class SourceDoc:
         return None
 
 
-def _grouped(literal: str) -> str:
+def grouped(literal: str) -> str:
     """'27803.9' -> '27,803.9': the file's own digits, thousands grouped for reading."""
     m = re.fullmatch(r"(-?)(\d+)(\.\d+)?", literal.strip())
     if not m:
@@ -107,8 +107,8 @@ def _figure(c: Claim, column: str | None) -> tuple[str, str | None]:
     if column:
         m = _UNIT_IN_HEADER.match(column)
         if m:
-            return f"{_grouped(c.surface)} {m.group('unit')}", m.group("label") or None
-        return _grouped(c.surface), column
+            return f"{grouped(c.surface)} {m.group('unit')}", m.group("label") or None
+        return grouped(c.surface), column
     return f"{fmt_number(c.value, c.unit)} {c.unit}".strip(), None
 
 

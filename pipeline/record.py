@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from pipeline.citation import Citations
+from pipeline.derived import DerivedFigure, by_claim, load_derived
 from pipeline.link.keys import model_key
 from pipeline.model import INERT_STANCES, Claim, Link
 from pipeline.store import CLAIM_COLUMNS, Store
@@ -89,6 +90,9 @@ class Record:
     # read just that document when the record was loaded without texts
     store: Store | None = field(default=None, repr=False, compare=False)
     content_key: str | None = None    # what the warehouse held (pipeline.judged), full loads only
+    # claim id -> per-GPU / per-node figures derived from its MLPerf row (pipeline.derived),
+    # full loads only: shown beside the row's figure, never a claim of the record
+    derived: dict[str, list[DerivedFigure]] = field(default_factory=dict)
 
     # --- loading -----------------------------------------------------------------------
     @classmethod
@@ -120,6 +124,8 @@ class Record:
             rec.docs[d.id] = d
         rec.findings = {c.id: list(c.findings) for c in rec.claims.values() if c.findings}
         rec.citations = Citations.load(store)
+        if families is None:
+            rec.derived = by_claim(load_derived(store))
         if with_links:
             _, lrows = store.query(
                 "SELECT src, dst, relation, consistent, detail, computed, other FROM links"
@@ -209,6 +215,12 @@ class Record:
         if self.citations is None:
             return None
         return self.citations.of(claim, self.doc(claim).text)
+
+    def derived_of(self, claim: Claim) -> list[DerivedFigure]:
+        """The figures derived from this per-system MLPerf result (per GPU, per node), as
+        shown beside it; a division by one (a one-node system's per-node figure) is the
+        result itself and is not shown."""
+        return [d for d in self.derived.get(claim.id, []) if d.divisor > 1]
 
     def findings_of(self, claim_id: str) -> list[str]:
         return self.findings.get(claim_id, [])

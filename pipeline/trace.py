@@ -50,6 +50,9 @@ class Trace:
     story: object | None = None     # pipeline.graph.ClaimStory: first appearance, propagation
     # claim id -> citation line, for the figures shown that a benchmark result file holds
     citations: dict[str, str] = field(default_factory=dict)
+    # per-GPU / per-node figures derived from the traced MLPerf result (pipeline.derived):
+    # shown as derived, never as the result
+    derived: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         c, d = self.claim, self.doc
@@ -76,6 +79,7 @@ class Trace:
                         "members": [ref(x, xd) for x, xd in self.cluster]},
             "verdict": self.verdict.to_dict() if self.verdict is not None else None,
             "story": self.story.to_dict() if self.story is not None else None,
+            "derived": [{**d.to_dict(), "text": d.text()} for d in self.derived],
         }
 
 
@@ -162,7 +166,7 @@ def trace(claim_id: str, record: Record, checker=None, judged=None) -> Trace:
             return cites.get(i) or (record.citation(x) if x is not None else None)
         cite_evidence(verdict, line_of)
     return Trace(c, d, record.quote(c), record.findings_of(c.id), c.asserted_by, cited, steps,
-                 cid, members, verdict, claim_story(record, c.id), cites)
+                 cid, members, verdict, claim_story(record, c.id), cites, record.derived_of(c))
 
 
 def format_trace(t: Trace) -> str:
@@ -180,6 +184,8 @@ def format_trace(t: Trace) -> str:
     ]
     if c.id in t.citations:
         lines.append(f"  cited as   {t.citations[c.id]}")
+    for d in t.derived:
+        lines.append(f"  {d.text()}")
     lines += [
         f"  sentence   {' '.join(before.split())[-200:]} »{fig}« {' '.join(after.split())[:200]}"
         .rstrip(),

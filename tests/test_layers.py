@@ -32,6 +32,7 @@ STAGES = (
     ("pipeline.link", 3),
     ("pipeline.store", 4), ("pipeline.dbguard", 4), ("pipeline.migrate", 4),
     ("pipeline.record", 4), ("pipeline.words", 4), ("pipeline.citation", 4),
+    ("pipeline.derived", 4), ("pipeline.derived_check", 5),
     ("pipeline.checker", 5), ("pipeline.check", 5), ("pipeline.check_sql", 5), ("pipeline.run", 5),
     ("pipeline.link_flow", 5), ("pipeline.judged", 5), ("pipeline.fingerprint", 4),
     ("pipeline.ray_cluster", 5), ("pipeline.link_state", 5), ("pipeline.link_parts", 5),

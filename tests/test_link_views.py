@@ -39,7 +39,7 @@ def db(tmp_path_factory):
     con.execute("""CREATE TABLE documents(id VARCHAR, path VARCHAR, format VARCHAR,
         title VARCHAR, publisher VARCHAR, url VARCHAR, published DATE, author VARCHAR,
         role VARCHAR, role_source VARCHAR, n_chars INTEGER, text VARCHAR,
-        ingested_at TIMESTAMP)""")
+        ingested_at TIMESTAMP, meta JSON)""")
     cfields = [f for f in dataclasses.fields(Claim)]
     con.execute("CREATE TABLE claims(" + ", ".join(f"\"{f.name}\" {_sqltype(f)}" for f in cfields) + ")")
     con.execute("CREATE TABLE links(" + ", ".join(
@@ -47,7 +47,7 @@ def db(tmp_path_factory):
     con.execute("CREATE TABLE clusters(cluster_id VARCHAR, claim_id VARCHAR)")
     for d in docs.values():
         role = result.roles[d.id]
-        con.execute("INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,now())",
+        con.execute("INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,now(),NULL)",
                     [d.id, d.path, "markdown", d.title, d.publisher, None, d.published, None,
                      role[0], role[1], len(texts[d.id]), texts[d.id]])
     for c in claims:
@@ -66,7 +66,7 @@ def db(tmp_path_factory):
 def test_one_file_per_view():
     assert {v.stem for v in VIEWS} == {"conflicts", "unsourced_claims", "metric_mismatches",
                                         "derived_checks", "claim_clusters", "first_sources",
-                                        "claims_full"}
+                                        "claims_full", "derived_figures"}
 
 
 def test_conflicts_view(db):

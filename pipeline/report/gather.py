@@ -33,6 +33,8 @@ class Fig:
     first: bool = False
     verdict: Verdict | None = None
     citation: str | None = None   # a benchmark result file's row, cited (pipeline.citation)
+    # per-GPU / per-node figures derived from this MLPerf result, each marked derived
+    derived: list[str] = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -114,7 +116,7 @@ class GroupView:
 
 def _fig(record: Record, c: Claim) -> Fig:
     return Fig(c, record.doc(c), record.quote(c), record.findings_of(c.id),
-               citation=record.citation(c))
+               citation=record.citation(c), derived=[d.text() for d in record.derived_of(c)])
 
 
 def cluster_title(c: Claim) -> str:

@@ -32,6 +32,8 @@ def where(f: Fig) -> str:
     page = f' <span class="page">p. {c.page}</span>' if c.page else ""
     cited = (f' <span class="cite" title="the result file\'s row, as its source asks to be '
              f'cited">cited as: {e(f.citation)}</span>' if f.citation else "")
+    cited += "".join(f' <span class="cite derived" title="derived from the per-system result, '
+                     f'not an official result">{e(d)}</span>' for d in f.derived)
     return (f'<span class="where" title="document path, character span and page">'
             f'<code>{e(f.doc.path)}</code> <code>[{c.start}:{c.end}]</code>{page}</span>{cited}')
 

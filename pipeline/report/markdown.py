@@ -19,7 +19,8 @@ def quote(f: Fig, width: int = 400) -> str:
 
 
 def where(f: Fig) -> str:
-    return f"`{f.where}`" + (f" (cited as: {esc(f.citation)})" if f.citation else "")
+    return (f"`{f.where}`" + (f" (cited as: {esc(f.citation)})" if f.citation else "")
+            + "".join(f" ({esc(d)})" for d in f.derived))
 
 
 def evidence_lines(v) -> str:
