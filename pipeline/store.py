@@ -539,6 +539,9 @@ class Store:
         guards are not optional); a database that is not a claims warehouse is refused.
         """
         db = resolve_db(path)
+        if printable(str(db)) != str(db):    # DuckDB takes UTF-8 names only (std::bad_cast)
+            raise StoreError(f"cannot use {printable(str(db))}: the database's name is not valid "
+                             "UTF-8 (its bytes are shown as \\xNN): rename it or give another --db")
         if read_only and not db.is_file():
             raise StoreError(f"no database at {db} (run `claims ingest` first, or pass --db)")
         if not read_only:
