@@ -195,3 +195,5 @@ def test_readme_first_line_installs_the_tool_alone_and_ci_runs_the_second():
     # the same install as the README's second line
     assert f"install --quiet --disable-pip-version-check '.[{extras.group(1)}]'" in ci
     assert re.search(r'^"\$venv/bin/pytest" -q$', ci, re.M)
+    # a pip that reads extras as PEP 685 spells them: no "does not provide the extra" warning
+    assert re.search(r'^python3 -m venv --upgrade-deps "\$venv"$', ci, re.M)
