@@ -327,23 +327,19 @@ def _split_sources(sources: list[str], urls_file: Path | None) -> tuple[list[Pat
     return paths, urls
 
 
-URLS_FILE_MAX = 16 << 20    # bytes of a --urls file (~200,000 addresses)
-
-
 def _read_urls_file(path: Path) -> str:
-    """The --urls file's text, read up to ``URLS_FILE_MAX`` bytes: a larger file, or an
-    endless one (``/dev/zero``, a pipe that never closes its end after that much), is
-    refused with one line rather than read into memory."""
+    """The --urls file's text, read with the cap of every list a user hands over
+    (``userinput.LIST_MAX``): a larger file, or an endless one (``/dev/zero``), is refused
+    with one line rather than read into memory."""
+    from pipeline.userinput import LIST_MAX, InputError, read_capped
+
     try:
         with open(path, "rb") as fh:
-            data = fh.read(URLS_FILE_MAX + 1)
+            data = read_capped(fh, f"the --urls file {path}", LIST_MAX, "a list of addresses")
     except OSError as exc:
         raise UserError(f"cannot read the --urls file {path}: {exc.strerror or exc}") from None
-    if len(data) > URLS_FILE_MAX:
-        raise UserError(f"the --urls file {path} is over {URLS_FILE_MAX >> 20} MB: not a list "
-                        "of addresses (split it into smaller files)")
-    if b"\0" in data:
-        raise UserError(f"the --urls file {path} holds NUL bytes: not a text list of addresses")
+    except InputError as exc:
+        raise UserError(str(exc)) from None
     return data.decode("utf-8-sig", errors="replace")
 
 
@@ -572,13 +568,21 @@ def _statement(query: str | None, file: Path | None) -> str:
     """The statement from the argument, stdin (`-`) or --file: exactly one of them."""
     if query is not None and file is not None:
         raise UserError("give the statement once: as an argument, `-` (stdin) or --file, not two")
-    if file is not None:
-        try:
-            return file.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"cannot read {file}: {getattr(exc, 'strerror', None) or one_line(exc)}") from None
-    if query == "-":
-        return sys.stdin.read()
+    from pipeline.userinput import LIST_MAX, InputError, read_capped
+
+    try:
+        if file is not None:
+            with open(file, "rb") as fh:
+                return read_capped(fh, f"the statement file {file}", LIST_MAX,
+                                   "a SQL statement").decode("utf-8-sig")
+        if query == "-":
+            return read_capped(sys.stdin.buffer, "the statement on stdin", LIST_MAX,
+                               "a SQL statement").decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read {file or 'stdin'}: "
+                        f"{getattr(exc, 'strerror', None) or one_line(exc)}") from None
+    except InputError as exc:
+        raise UserError(str(exc)) from None
     if query is None:
         raise UserError("no statement: give one as an argument, `-` to read stdin, or --file FILE")
     return query
@@ -956,7 +960,14 @@ def _one_document(source: str, title: str | None, publisher: str | None, url: st
     meta = {k: v for k, v in (("title", title), ("publisher", publisher), ("url", url)) if v}
     try:
         if source == "-":
-            data = sys.stdin.buffer.read()
+            from pipeline.ingest.limits import current
+            from pipeline.userinput import InputError, read_capped
+
+            try:
+                data = read_capped(sys.stdin.buffer, "stdin", current().max_file_bytes,
+                                   "one document to read", nul_ok=True)
+            except InputError as exc:
+                raise UserError(str(exc)) from None
             doc = ingest_bytes(data, "<stdin>")
         elif os.path.isfile(source):
             path = Path(source).resolve()

@@ -44,7 +44,19 @@ class ShapeError(Exception):
 
 def connect(path: str, read_only: bool) -> duckdb.DuckDBPyConnection:
     """A sandboxed connection with the optimizer guard on and its configuration locked."""
+    return _open(path, read_only, external_access=False)
+
+
+def scratch() -> duckdb.DuckDBPyConnection:
+    """An in-memory connection that reads the tool's own files (the Parquet shards of a Ray
+    run): file access on, since that is its job, and otherwise as ``connect``: no extension
+    autoinstall or autoload, the optimizer guard on, the configuration locked."""
+    return _open(":memory:", False, external_access=True)
+
+
+def _open(path: str, read_only: bool, external_access: bool) -> duckdb.DuckDBPyConnection:
     config = {k: v for k, v in SANDBOX_CONFIG.items() if k != "lock_configuration"}
+    config["enable_external_access"] = external_access
     con = duckdb.connect(path, read_only=read_only, config=config)
     try:
         settle(con)

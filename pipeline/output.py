@@ -87,8 +87,20 @@ def _numeric(rows: Sequence[tuple], i: int) -> bool:
                                 and not isinstance(v, bool) for v in values)
 
 
+PLAN_COLUMNS = ("explain_key", "explain_value")
+
+
+def render_plan(rows: Sequence[tuple]) -> str:
+    """An EXPLAIN result as DuckDB draws it: each plan's text as it is, its lines kept (a
+    table cell joins them into one line of box-drawing characters nobody can read)."""
+    return "".join(f"{key}:\n{value.rstrip()}\n" for key, value in rows)
+
+
 def render_table(columns: Sequence[str], rows: Sequence[tuple], max_width: int | None = None) -> str:
-    """Plain aligned text table: numbers right-aligned; cells cut only at ``max_width``."""
+    """Plain aligned text table: numbers right-aligned; cells cut only at ``max_width``;
+    an EXPLAIN result is its plans' text (``render_plan``)."""
+    if tuple(columns) == PLAN_COLUMNS and all(isinstance(r[1], str) for r in rows):
+        return render_plan(rows)
     cells = [[_cell(v, max_width) for v in row] for row in rows]
     numeric = [_numeric(rows, i) for i in range(len(columns))]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
@@ -109,6 +121,8 @@ def render_markdown(columns: Sequence[str], rows: Iterable[tuple], max_width: in
         return text.replace("\\", "\\\\").replace("|", "\\|")
 
     rows = list(rows)
+    if tuple(columns) == PLAN_COLUMNS and all(isinstance(r[1], str) for r in rows):
+        return "".join(f"{key}:\n\n```\n{value.rstrip()}\n```\n" for key, value in rows)
     numeric = [_numeric(rows, i) for i in range(len(columns))]
     out = ["| " + " | ".join(esc(c) for c in columns) + " |",
            "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]

@@ -90,9 +90,9 @@ def _map(jobs: list[_Job], shards: Path) -> None:
 def read_shards(shards: Path, n_files: int) -> Iterator[tuple[int, Stored | None, str, str]]:
     """(file number, Stored or None, reason, traceback) of every file, in file order, read
     from the shard folder with DuckDB; a file without rows failed on the cluster."""
-    import duckdb
+    from pipeline import dbguard
 
-    con = duckdb.connect(":memory:")
+    con = dbguard.scratch()
     try:
         cursors = {t: _table_rows(con, shards, t) for t in TABLES}
         heads = {t: next(cursors[t], None) for t in TABLES}

@@ -466,21 +466,30 @@ DUCKDB_HEADER_BYTES = 3 * 4096   # the file header and two database headers
 def _truncated(con, db: Path) -> str | None:
     """Why the file is shorter than its own header says (cut short by a copy, a full disk
     or a crash of the file system), or None. Checked at open, so a truncated warehouse is
-    refused in one line before any query reads past its end."""
+    refused in one line before any query reads past its end.
+
+    DuckDB writes whole blocks after its header, and a checkpoint cuts free blocks off the
+    end of the file while ``total_blocks`` still counts them (a second ingest that frees
+    the last blocks leaves a file shorter than ``total_blocks`` says: sound, not damaged).
+    So the file must hold whole blocks, at least as many as are in use."""
     if str(db) == ":memory:":
         return None
     try:
-        row = con.execute("SELECT total_blocks, block_size FROM pragma_database_size() "
+        row = con.execute("SELECT used_blocks, block_size FROM pragma_database_size() "
                           "WHERE database_name = current_database()").fetchone()
         have = os.path.getsize(db)
     except (duckdb.Error, OSError):
         return None
-    if not row or row[0] is None or row[1] is None:
+    if not row or row[0] is None or not row[1]:
         return None
-    want = DUCKDB_HEADER_BYTES + int(row[0]) * int(row[1])
+    used, size = int(row[0]), int(row[1])
+    want = DUCKDB_HEADER_BYTES + used * size
     if have < want:
-        return (f"it is {have:,} bytes and its header says {want:,} (truncated: a copy cut "
-                "short, or a disk that filled up?)")
+        return (f"it is {have:,} bytes and its header says {want:,} are in use (truncated: "
+                "a copy cut short, or a disk that filled up?)")
+    if used and (have - DUCKDB_HEADER_BYTES) % size:
+        return (f"it is {have:,} bytes, not a whole number of its {size:,}-byte blocks "
+                "(truncated: a copy cut short, or a disk that filled up?)")
     return None
 
 
@@ -530,6 +539,9 @@ class Store:
         guards are not optional); a database that is not a claims warehouse is refused.
         """
         db = resolve_db(path)
+        if printable(str(db)) != str(db):    # DuckDB takes UTF-8 names only (std::bad_cast)
+            raise StoreError(f"cannot use {printable(str(db))}: the database's name is not valid "
+                             "UTF-8 (its bytes are shown as \\xNN): rename it or give another --db")
         if read_only and not db.is_file():
             raise StoreError(f"no database at {db} (run `claims ingest` first, or pass --db)")
         if not read_only:

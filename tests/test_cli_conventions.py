@@ -195,3 +195,21 @@ def test_readme_first_line_installs_the_tool_alone_and_ci_runs_the_second():
     # the same install as the README's second line
     assert f"install --quiet --disable-pip-version-check '.[{extras.group(1)}]'" in ci
     assert re.search(r'^"\$venv/bin/pytest" -q$', ci, re.M)
+    # a pip that reads extras as PEP 685 spells them: no "does not provide the extra" warning
+    assert re.search(r'^python3 -m venv --upgrade-deps "\$venv"$', ci, re.M)
+
+
+def test_explain_prints_the_plan_as_drawn(db, tmp_path):
+    """An EXPLAIN's plan keeps its lines (a table cell had joined them into one unreadable
+    line of box-drawing characters); Markdown fences it; JSON keeps the rows."""
+    query = "EXPLAIN SELECT doc_path, count(*) FROM claims_full GROUP BY 1"
+    text = _sql(query, "--db", str(db), cwd=tmp_path)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0] == "physical_plan:" and len(lines) > 10
+    assert lines[1].startswith("╭─") and any("Seq Scan" in ln or "Table Scan" in ln for ln in lines)
+    md = _sql(query, "--db", str(db), "-f", "markdown", cwd=tmp_path).stdout.splitlines()
+    assert md[:3] == ["physical_plan:", "", "```"] and md[-1] == "```"
+    rows = json.loads(_sql(query, "--db", str(db), "-f", "json", cwd=tmp_path).stdout)
+    assert [r["explain_key"] for r in rows] == ["physical_plan"]
+    assert rows[0]["explain_value"].rstrip("\n").splitlines() == lines[1:]

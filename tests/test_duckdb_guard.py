@@ -83,6 +83,39 @@ def test_every_connection_is_guarded_and_locked(tmp_path):
         assert _settings(reader.con) == want
 
 
+def test_the_scratch_connection_reads_files_and_is_guarded_otherwise(tmp_path):
+    """The one connection that must read files (a Ray run's Parquet shards) still carries
+    the optimizer guard, no extension autoinstall or autoload, and a locked configuration."""
+    from pipeline import dbguard
+
+    shard = tmp_path / "s.parquet"
+    seed = duckdb.connect()
+    seed.execute(f"COPY (SELECT 1 AS file, 0 AS seq, 'x' AS data) TO '{shard}' (FORMAT parquet)")
+    seed.close()
+    con = dbguard.scratch()
+    try:
+        settings = _settings(con)
+        assert settings["disabled_optimizers"] == "common_subplan"
+        assert settings["autoinstall_known_extensions"] == "false"
+        assert settings["autoload_known_extensions"] == "false"
+        assert settings["lock_configuration"] == "true"
+        assert con.execute("SELECT data FROM read_parquet(?)", [str(shard)]).fetchall() == [("x",)]
+    finally:
+        con.close()
+
+
+def test_the_installed_duckdb_is_in_the_pinned_range():
+    """The range in pyproject.toml is the tested one, and the guard is needed in it: the
+    release the tests ran on is inside it (a wider install would go untested)."""
+    from importlib.metadata import requires
+
+    from packaging.requirements import Requirement
+
+    pins = [Requirement(r) for r in requires("claims") or [] if r.startswith("duckdb")]
+    assert len(pins) == 1 and pins[0].specifier, pins
+    assert pins[0].specifier.contains(duckdb.__version__), (duckdb.__version__, pins[0])
+
+
 def test_a_sqlite_file_is_refused_without_fetching_an_extension(tmp_path, run_cli):
     db = tmp_path / "x.sqlite"
     con = sqlite3.connect(db)

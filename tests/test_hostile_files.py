@@ -82,6 +82,38 @@ def test_a_damaged_database_is_one_line_and_exit_2(warehouse, run_cli, how):
     assert db.read_bytes() == damaged
 
 
+def test_a_file_trimmed_by_a_checkpoint_is_sound_not_damaged(warehouse, run_cli):
+    """A checkpoint cuts free blocks off the end of the file, while ``total_blocks`` still
+    counts them: a warehouse in that state (a second ingest into one database left it so)
+    was refused by every command as 'truncated'. The file stays whole blocks, at least as
+    many as are in use, and every command opens it."""
+    tmp, data = warehouse
+    db = tmp / "trimmed.duckdb"
+    db.write_bytes(data)
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE scratch AS SELECT range AS i, md5(range::VARCHAR) AS s "
+                "FROM range(300000)")
+    con.execute("CHECKPOINT")
+    grown = db.stat().st_size
+    con.execute("DROP TABLE scratch")
+    con.execute("CHECKPOINT")
+    con.close()
+    con = duckdb.connect(str(db), read_only=True)
+    total, size = con.execute("SELECT total_blocks, block_size FROM pragma_database_size()"
+                              ).fetchone()
+    con.close()
+    # the state that tripped the old check: the header counts blocks the file no longer has
+    assert db.stat().st_size < grown and db.stat().st_size < 12288 + total * size
+    for args in (["sql", "SELECT count(*) FROM claims"], ["export", "claims"],
+                 ["check", "Orbit serves Llama 3.1 405B at 31 tokens/s per user"]):
+        p = run_cli(*args, "--db", str(db), cwd=tmp)
+        assert "damaged" not in p.stderr and p.returncode in (0, 3, 4, 5), (args, p.stderr)
+    new = tmp / "trimmed_new"
+    new.mkdir(exist_ok=True)
+    (new / "n.md").write_text("Orbit serves Llama 3.1 405B at 31 tokens/s per user on 8 H100s.\n")
+    run_cli("ingest", str(new), "-q", "--db", str(db), cwd=tmp, check=True)
+
+
 # --- a full disk --------------------------------------------------------------------------
 
 class _FailingCommit:

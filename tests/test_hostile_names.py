@@ -36,3 +36,16 @@ def test_one_bad_file_name_is_one_error_and_the_rest_are_stored(tmp_path, run_cl
     lines = proc.stderr.splitlines()
     assert r"error: bad\xff\xfe.md: file name is not valid UTF-8" in lines[0] or any(
         line.startswith(r"error: bad\xff\xfe.md: file name is not valid UTF-8") for line in lines)
+
+
+def test_a_database_name_that_is_not_utf8_is_one_line(tmp_path, run_cli):
+    """DuckDB takes UTF-8 names only: `--db 'b\\xffd.duckdb'` was `unexpected RuntimeError:
+    std::bad_cast`, exit 1; now one line naming it, exit 2, for writers and readers."""
+    (tmp_path / "a.md").write_text("vLLM reaches 1,000 tokens/s on one H100.\n")
+    bad = os.fsdecode(b"b\xffd.duckdb")
+    for args in (["ingest", "a.md", "-q"], ["sql", "SELECT 1"]):
+        proc = run_cli(*args, "--db", bad, cwd=tmp_path)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.strip().splitlines() == [
+            r"error: cannot use b\xffd.duckdb: the database's name is not valid UTF-8 (its bytes"
+            r" are shown as \xNN): rename it or give another --db"]

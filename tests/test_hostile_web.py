@@ -45,6 +45,17 @@ class Hostile(Handler):
         except OSError:
             pass
 
+    def r_huge_header(self):
+        """One header line of 64 MB, sent as fast as the socket takes it."""
+        self.hit.status = 200
+        try:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Big: ")
+            for _ in range(64):
+                self.wfile.write(b"a" * (1 << 20))
+            self.wfile.write(b"\r\n\r\n")
+        except OSError:
+            pass
+
     def r_double_gzip(self):
         self.send(200, self.bomb, "text/html", headers={"Content-Encoding": "gzip, gzip"})
 
@@ -112,6 +123,18 @@ def test_headers_dripped_a_line_at_a_time_stop_at_the_deadline(fresh):
             f.get(f"{fresh.base}/drip-headers")
         took = time.monotonic() - started
     assert took < 4, took          # was: no end while the server kept dripping
+
+
+def test_a_huge_header_line_is_refused_not_held(fresh):
+    """A server that sends one endless header line: refused once the line passes the HTTP
+    parser's buffer (h11's 16 KB for an incomplete event), never read into memory."""
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with Fetcher(WebOptions(**FAST)) as f:
+        started = time.monotonic()
+        with pytest.raises(FetchError, match=r"broken HTTP response"):
+            f.get(f"{fresh.base}/huge-header")
+    assert time.monotonic() - started < 4
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss < 32 * 1024   # KB
 
 
 def test_gzip_gzip_bomb_is_refused_early_under_one_budget(fresh):
