@@ -189,6 +189,7 @@ def test_readme_first_line_installs_the_tool_alone_and_ci_runs_the_second():
     first, second = [ln for ln in (REPO / "README.md").read_text().splitlines()[:6]
                      if ln.startswith("python3 -m venv")][:2]
     assert "pip install ." in first and "[test]" not in first and "claims ingest" in first
+    assert first.startswith("python3 -m venv --upgrade-deps ") and second.startswith("python3 -m venv --upgrade-deps ")
     extras = re.search(r"pip install '\.\[([a-z,]+)\]'", second)
     assert extras and "test" in extras.group(1).split(",") and second.endswith("pytest -q")
     ci = (REPO / ".ci" / "run").read_text()
