@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from pipeline.cause import cause_of, content_words, is_name, states_cause
+from pipeline.cause import cause_hay, cause_in, cause_of, content_words, is_name
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
@@ -545,12 +545,24 @@ class Checker:
                                 key=lambda c: (record.doc(c).order_key(), c.start))
         self._labels: dict[str, str | None] = {}
         self._facts: dict[int, tuple[Claim, _Facts]] = {}
+        self._hays: dict[int, tuple[Claim, str]] = {}
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
         got = self._facts.get(id(c))
         if got is None or got[0] is not c:
             got = self._facts[id(c)] = (c, _Facts.of(c))
+        return got[1]
+
+    def cause_hay(self, p: Claim) -> str:
+        """Where a cause is looked for around primary figure ``p`` (``cause.states_cause``:
+        what leads up to it, its document's title, publisher and path), worked out once
+        per figure: a claim is compared with thousands of figures, each by many claims."""
+        got = self._hays.get(id(p))
+        if got is None or got[0] is not p:
+            d = self.record.doc(p)
+            got = self._hays[id(p)] = (p, cause_hay(self.record.lead_in(p), d.title,
+                                                     d.publisher, d.path))
         return got[1]
 
     # --- one pair --------------------------------------------------------------------
@@ -606,8 +618,7 @@ class Checker:
                 if not states_number(surface, p.sentence, self.record.lead_in(p), d.title):
                     opened.append(surface)
         if q.cause and p.family in ("ratio", "percent"):
-            d = self.record.doc(p)
-            if not states_cause(q.cause, self.record.lead_in(p), d.title, d.publisher, d.path):
+            if not cause_in(q.cause, self.cause_hay(p)):
                 opened.append(q.cause)
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", fk.statistic, pk_.statistic)
