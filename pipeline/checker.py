@@ -546,6 +546,7 @@ class Checker:
         self._labels: dict[str, str | None] = {}
         self._facts: dict[int, tuple[Claim, _Facts]] = {}
         self._hays: dict[int, tuple[Claim, str]] = {}
+        self._texts_read: set[str] = set()     # families whose documents' texts were read
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
@@ -560,6 +561,10 @@ class Checker:
         per figure: a claim is compared with thousands of figures, each by many claims."""
         got = self._hays.get(id(p))
         if got is None or got[0] is not p:
+            if p.family not in self._texts_read:
+                # the texts of every primary figure of its family, read together
+                self._texts_read.add(p.family)
+                self.record.read_texts({c.doc_id for c in self.primaries if c.family == p.family})
             d = self.record.doc(p)
             got = self._hays[id(p)] = (p, cause_hay(self.record.lead_in(p), d.title,
                                                      d.publisher, d.path))
