@@ -1184,8 +1184,9 @@ def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
     compared whole in Python (``check_loaded``: a few thousand claims take less time than
     planning the queries); the answer is the same either way. ``loaded(q, store)`` gives
     ``check_loaded``'s answer (`claims serve` passes one that keeps the loaded figures, and
-    ``kept``, answers of queries kept across checks: ``_Asked``)."""
-    if q.figure is None or not _query_ok(q):
+    ``kept``, answers of queries kept across checks: ``_Asked``); where it ``holds(q)``,
+    holding the query's figures in memory already, it answers without SQL."""
+    if q.figure is None or not _query_ok(q) or _holds(loaded, q):
         return loaded(q, store)
     if load_below > 0:
         _, rows = store.query("SELECT count(*) FROM claims WHERE list_contains("
@@ -1199,6 +1200,11 @@ def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
         if STRICT:
             raise
         return loaded(q, store)
+
+
+def _holds(loaded, q: Query) -> bool:
+    holds = getattr(loaded, "holds", None)
+    return holds is not None and holds(q)
 
 
 class _Fallback(Exception):

@@ -79,6 +79,12 @@ class LoadedChecks:
             assert self.checker is not None
             return self.checker.check(q)
 
+    def holds(self, q: Query) -> bool:
+        """Are the query's families held already? Then ``check_query`` compares them here
+        rather than planning its SQL queries (the same answer, at a third to a half of the
+        CPU on the 1,060-document warehouse: the figures' facts are worked out once)."""
+        return q.figure is not None and frozenset(loaded_families(q)) <= self.families
+
     def preload(self, store: Store) -> None:
         """Load, within the budget, the families ``check_query`` always compares in Python
         (comparisons, achieved figures, parameter counts, families too small for SQL to
@@ -99,6 +105,11 @@ class LoadedChecks:
                     families = more
             if families - self.families:
                 self._grow(frozenset(families), store)
+            if self.checker is not None:
+                # what compare reads of each primary figure, worked out now rather than by
+                # the first check of each family
+                for p in self.checker.primaries:
+                    self.checker.facts(p)
 
     def _grow(self, families: frozenset[str], store: Store) -> None:
         """Load the families not held yet and merge them in, in ``Record.load``'s order."""
