@@ -895,10 +895,11 @@ class Checker:
         f = q.figure
         assert f is not None
         settling = []
+        compared: dict[int, _Cmp] = {}      # by id(p): the by-denominator pass reads them again
         for p in self._candidates(f):
             if scope_key(p.scope) is None:
                 continue
-            c = self.compare(q, p)
+            c = compared[id(p)] = self.compare(q, p)
             if settles(q, c):
                 if f.model is None and f.hardware is None and not _distinctive(f):
                     continue
@@ -942,7 +943,9 @@ class Checker:
             s = scope_key(p.scope)
             if s is None:
                 continue
-            c = self.compare(q, p)
+            c = compared.get(id(p))
+            if c is None or c.claim is not p:
+                c = self.compare(q, p)
             if {"model", "hardware", "engine", "model size"} & set(c.differs):
                 continue
             if s not in by_scope or p.value > by_scope[s].claim.value:
