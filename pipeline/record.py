@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from pipeline.citation import Citations
+from pipeline.gcpause import paused
 from pipeline.link.keys import model_key
 from pipeline.model import INERT_STANCES, Claim, Link
 from pipeline.store import CLAIM_COLUMNS, Store
@@ -95,6 +96,12 @@ class Record:
     def load(cls, store: Store, families: Iterable[str] | None = None,
              with_links: bool = True, with_text: bool = True) -> "Record":
         """Read the warehouse. ``families`` limits the claims read (check reads few)."""
+        with paused():        # tens of thousands of objects, no cycles (pipeline/gcpause.py)
+            return cls._load(store, families, with_links, with_text)
+
+    @classmethod
+    def _load(cls, store: Store, families: Iterable[str] | None,
+              with_links: bool, with_text: bool) -> "Record":
         rec = cls(db_path=str(store.path), store=store)
         if families is None and with_links:
             # read on the connection the record is loaded from, before it: the verdicts

@@ -27,6 +27,7 @@ import threading
 from collections import OrderedDict, defaultdict
 
 from pipeline.check_sql import LOAD_BELOW
+from pipeline.gcpause import freeze
 from pipeline.checker import (ACHIEVED_FAMILIES, Checker, Query, Verdict, _unit_key, check_loaded,
                               loaded_families)
 from pipeline.link.keys import COMPARED_FAMILIES
@@ -110,6 +111,9 @@ class LoadedChecks:
                 # the first check of each family
                 for p in self.checker.primaries:
                     self.checker.facts(p)
+            # kept for the server's life: out of the collector's full walks, which
+            # otherwise cost a request that sets one off ~0.1-0.2 s (pipeline/gcpause.py)
+            freeze()
 
     def _grow(self, families: frozenset[str], store: Store) -> None:
         """Load the families not held yet and merge them in, in ``Record.load``'s order."""
