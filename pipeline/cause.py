@@ -11,6 +11,7 @@ its document's title (``Checker.compare`` opens the condition otherwise).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # the verbs that report a change credited to what stands before them
 CHANGE_VERB_RE = re.compile(
@@ -87,15 +88,52 @@ def states_cause(cause: str, *places: str | None) -> bool:
     all, rounded up: a headline words a cause in its own way ("torch.compile
     integration"), but one shared word of three ("output" of "asynchronous output
     processing") names another cause."""
-    hay = " ".join(canonical_techniques(p).lower().replace("-", " ") for p in places if p)
+    return cause_in(cause, cause_hay(*places))
+
+
+def cause_hay(*places: str | None) -> str:
+    """``places`` as ``cause_in`` searches them: techniques as tokens, lower case, hyphens
+    as spaces. It depends on the places alone, so a checker works it out once per primary
+    figure rather than once per claim it compares with that figure."""
+    return " ".join(canonical_techniques(p).lower().replace("-", " ") for p in places if p)
+
+
+def cause_in(cause: str, hay: str) -> bool:
+    """``states_cause`` on places already made into ``cause_hay``."""
+    words, stems, names = _cause_words(cause)
+    hit = {w: _starts_word(hay, s) for w, s in zip(words, stems)}
+    if not all(hit[w] for w in names):
+        return False
+    return 3 * sum(hit.values()) >= 2 * len(words)
+
+
+@lru_cache(maxsize=1024)
+def _cause_words(cause: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The words of a cause that must be written, the stem each is found by, and the
+    name-like ones among them (each must be found)."""
     words = cause.split()
     named = [w for w in words if w.startswith(TECH)]
     if named:
         words = named       # a technique the vocabulary knows is the cause; the rest is its wording
-    hit = {w: bool(re.search(r"\b" + re.escape(_stem(w.lower())), hay)) for w in words}
-    if not all(hit[w] for w in words if is_name(w)):
-        return False
-    return 3 * sum(hit.values()) >= 2 * len(words)
+    return (tuple(words), tuple(_stem(w.lower()) for w in words),
+            tuple(w for w in words if is_name(w)))
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"        # what ``re`` takes for ``\w`` in a str
+
+
+def _starts_word(hay: str, stem: str) -> bool:
+    """``re.search(r"\b" + re.escape(stem), hay)``, found with ``str.find`` (a pattern led
+    by ``\b`` is tried at every position of the text; ``find`` skips to the stem)."""
+    if not stem or not _is_word_char(stem[0]):
+        return bool(re.search(r"\b" + re.escape(stem), hay))
+    i = hay.find(stem)
+    while i >= 0:
+        if i == 0 or not _is_word_char(hay[i - 1]):
+            return True
+        i = hay.find(stem, i + 1)
+    return False
 
 
 def lead_in(text: str, sentence_end: int) -> str:

@@ -1191,10 +1191,14 @@ def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
     compared whole in Python (``check_loaded``: a few thousand claims take less time than
     planning the queries); the answer is the same either way. ``loaded(q, store)`` gives
     ``check_loaded``'s answer (`claims serve` passes one that keeps the loaded figures, and
-    ``kept``, answers of queries kept across checks: ``_Asked``)."""
+    ``kept``, answers of queries kept across checks: ``_Asked``). Where ``loaded`` already
+    ``holds(q)`` the query's figures in memory, it answers without SQL (unless
+    ``load_below`` is 0: always SQL)."""
     if q.figure is None or not _query_ok(q):
         return loaded(q, store)
     if load_below > 0:
+        if _holds(loaded, q):
+            return loaded(q, store)
         _, rows = store.query("SELECT count(*) FROM claims WHERE list_contains("
                               "CAST($f AS VARCHAR[]), family)", {"f": sorted(loaded_families(q))})
         if rows[0][0] < load_below:
@@ -1206,6 +1210,11 @@ def check_query(q: Query, store: Store, load_below: int = LOAD_BELOW,
         if STRICT:
             raise
         return loaded(q, store)
+
+
+def _holds(loaded, q: Query) -> bool:
+    holds = getattr(loaded, "holds", None)
+    return holds is not None and holds(q)
 
 
 class _Fallback(Exception):

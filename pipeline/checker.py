@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from pipeline.cause import cause_of, content_words, is_name, states_cause, states_phase
+from pipeline.cause import cause_hay, cause_in, cause_of, content_words, is_name, states_phase
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
@@ -556,12 +556,29 @@ class Checker:
                                 key=lambda c: (record.doc(c).order_key(), c.start))
         self._labels: dict[str, str | None] = {}
         self._facts: dict[int, tuple[Claim, _Facts]] = {}
+        self._hays: dict[int, tuple[Claim, str]] = {}
+        self._texts_read: set[str] = set()     # families whose documents' texts were read
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
         got = self._facts.get(id(c))
         if got is None or got[0] is not c:
             got = self._facts[id(c)] = (c, _Facts.of(c))
+        return got[1]
+
+    def cause_hay(self, p: Claim) -> str:
+        """Where a cause is looked for around primary figure ``p`` (``cause.states_cause``:
+        what leads up to it, its document's title, publisher and path), worked out once
+        per figure: a claim is compared with thousands of figures, each by many claims."""
+        got = self._hays.get(id(p))
+        if got is None or got[0] is not p:
+            if p.family not in self._texts_read:
+                # the texts of every primary figure of its family, read together
+                self._texts_read.add(p.family)
+                self.record.read_texts({c.doc_id for c in self.primaries if c.family == p.family})
+            d = self.record.doc(p)
+            got = self._hays[id(p)] = (p, cause_hay(self.record.lead_in(p), d.title,
+                                                     d.publisher, d.path))
         return got[1]
 
     # --- one pair --------------------------------------------------------------------
@@ -617,8 +634,7 @@ class Checker:
                 if not states_number(surface, p.sentence, d.title):
                     opened.append(surface)
         if q.cause and p.family in ("ratio", "percent"):
-            d = self.record.doc(p)
-            if not states_cause(q.cause, self.record.lead_in(p), d.title, d.publisher, d.path):
+            if not cause_in(q.cause, self.cause_hay(p)):
                 opened.append(q.cause)
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", fk.statistic, pk_.statistic)
@@ -906,12 +922,13 @@ class Checker:
         # to a counted set of accelerators is the set's, never settled by one GPU's or one
         # user's figure of the same number
         whole = bool(f.hw_count and f.hw_count >= 2 and f.family in ("token_throughput", "request_throughput"))
+        compared: dict[int, _Cmp] = {}      # by id(p): the by-denominator pass reads them again
         for p in self._candidates(f):
             if scope_key(p.scope) is None:
                 continue
             if whole and p.scope in ("per_gpu", "per_user"):
                 continue
-            c = self.compare(q, p)
+            c = compared[id(p)] = self.compare(q, p)
             if settles(q, c):
                 if f.model is None and f.hardware is None and not _distinctive(f):
                     continue
@@ -955,7 +972,9 @@ class Checker:
             s = scope_key(p.scope)
             if s is None:
                 continue
-            c = self.compare(q, p)
+            c = compared.get(id(p))
+            if c is None or c.claim is not p:
+                c = self.compare(q, p)
             if {"model", "hardware", "engine", "model size"} & set(c.differs):
                 continue
             if s not in by_scope or p.value > by_scope[s].claim.value:

@@ -16,6 +16,7 @@ from typing import Iterable
 
 from pipeline.citation import Citations
 from pipeline.derived import DerivedFigure, by_claim, load_derived
+from pipeline.gcpause import paused
 from pipeline.link.keys import model_key
 from pipeline.model import INERT_STANCES, Claim, Link
 from pipeline.store import CLAIM_COLUMNS, Store
@@ -99,6 +100,12 @@ class Record:
     def load(cls, store: Store, families: Iterable[str] | None = None,
              with_links: bool = True, with_text: bool = True) -> "Record":
         """Read the warehouse. ``families`` limits the claims read (check reads few)."""
+        with paused():        # tens of thousands of objects, no cycles (pipeline/gcpause.py)
+            return cls._load(store, families, with_links, with_text)
+
+    @classmethod
+    def _load(cls, store: Store, families: Iterable[str] | None,
+              with_links: bool, with_text: bool) -> "Record":
         rec = cls(db_path=str(store.path), store=store)
         if families is None and with_links:
             # read on the connection the record is loaded from, before it: the verdicts
@@ -248,6 +255,25 @@ class Record:
                 return ""
             d.text = rows[0][0] if rows and rows[0][0] is not None else ""
         return d.text or ""
+
+    def read_texts(self, doc_ids: Iterable[str]) -> None:
+        """Read the stored texts of these documents that the record holds without one, in
+        one query, as ``text_of`` would read each (a check that reads what leads up to
+        thousands of figures read hundreds of documents one query at a time). Where the
+        warehouse cannot be read, nothing is read: ``text_of`` answers for each."""
+        docs = [d for d in (self.docs.get(k) for k in set(doc_ids)) if d is not None
+                and d.text is None]
+        if not docs or self.store is None:
+            return
+        try:
+            _, rows = self.store.query(
+                "SELECT id, text FROM documents WHERE id IN "
+                "(SELECT unnest(CAST($ids AS VARCHAR[])))", {"ids": sorted(d.id for d in docs)})
+        except Exception:       # a closed warehouse
+            return
+        got = dict(rows)
+        for d in docs:
+            d.text = got.get(d.id) or ""
 
     def lead_in(self, claim: Claim) -> str:
         """What leads up to a figure: its section (from the heading before it) through its

@@ -20,6 +20,7 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections import defaultdict
 
+from pipeline.gcpause import freeze
 from pipeline.checker import COUNT_FAMILIES, Checker, Verdict, _unit_key, judge_stored
 from pipeline.judged import Judged, judge_many
 from pipeline.model import Claim
@@ -70,6 +71,9 @@ class Judging:
         self.record, self.ids = record, [c.id for c in claims]
         self.judged = judged if judged is not None else Judged.of_record(record)
         self.checker = IndexedChecker(record)
+        # the record lives as long as the process: out of the collector's full walks,
+        # here and in the workers forked below (pipeline/gcpause.py)
+        freeze()
         self.kept = judge_many(self.judged, self.checker, claims)
         self.todo = [k for k in self.ids if k not in self.kept]
         self._pool = self._async = None

@@ -27,6 +27,7 @@ import threading
 from collections import OrderedDict, defaultdict
 
 from pipeline.check_sql import LOAD_BELOW
+from pipeline.gcpause import freeze
 from pipeline.checker import (ACHIEVED_FAMILIES, Checker, Query, Verdict, _unit_key, check_loaded,
                               loaded_families)
 from pipeline.link.keys import COMPARED_FAMILIES
@@ -79,6 +80,12 @@ class LoadedChecks:
             assert self.checker is not None
             return self.checker.check(q)
 
+    def holds(self, q: Query) -> bool:
+        """Are the query's families held already? Then ``check_query`` compares them here
+        rather than planning its SQL queries (the same answer, at a third to a half of the
+        CPU on the 1,060-document warehouse: the figures' facts are worked out once)."""
+        return q.figure is not None and frozenset(loaded_families(q)) <= self.families
+
     def preload(self, store: Store) -> None:
         """Load, within the budget, the families ``check_query`` always compares in Python
         (comparisons, achieved figures, parameter counts, families too small for SQL to
@@ -99,6 +106,14 @@ class LoadedChecks:
                     families = more
             if families - self.families:
                 self._grow(frozenset(families), store)
+            if self.checker is not None:
+                # what compare reads of each primary figure, worked out now rather than by
+                # the first check of each family
+                for p in self.checker.primaries:
+                    self.checker.facts(p)
+            # kept for the server's life: out of the collector's full walks, which
+            # otherwise cost a request that sets one off ~0.1-0.2 s (pipeline/gcpause.py)
+            freeze()
 
     def _grow(self, families: frozenset[str], store: Store) -> None:
         """Load the families not held yet and merge them in, in ``Record.load``'s order."""

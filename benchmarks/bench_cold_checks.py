@@ -1,0 +1,96 @@
+"""Cold checks, in one process: the report's checks and the check and trace work of
+`claims serve`, with no verdicts kept (docs/performance.md, "Cold checks").
+
+    python benchmarks/bench_cold_checks.py WAREHOUSE [--traces 30] [--out FILE] [--profile FILE]
+
+* every figure outside primary documents judged as `claims report` judges it
+  (``judge_stored`` over an ``IndexedChecker``, one process): CPU seconds;
+* `claims serve`'s path: ``LoadedChecks`` preloaded, then the first check of each of
+  bench_serve.py's headlines and the trace of ``--traces`` secondary figures (a fixed
+  random sample): CPU ms each;
+* ``--out FILE``: every verdict and trace as text (``format_verdict``, ``format_trace``),
+  to diff the answers of two versions of the code; ``--profile FILE``: cProfile of the
+  report's checks.
+
+CPU time moves less than wall time with the machine's other load; still, compare only
+runs made back to back.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+os.environ["CLAIMS_CACHE_DIR"] = "off"      # cold: nothing kept, nothing written
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_serve import HEADLINES  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("db", help="the warehouse (e.g. bench_report.py's w1060.duckdb)")
+    ap.add_argument("--traces", type=int, default=30, help="secondary traces (default 30)")
+    ap.add_argument("--out", type=Path, help="write every answer as text to this file")
+    ap.add_argument("--profile", type=Path, help="write a cProfile of the report's checks")
+    args = ap.parse_args()
+
+    from pipeline.check import check, format_verdict
+    from pipeline.checker import judge_stored
+    from pipeline.record import Record
+    from pipeline.report.verdicts import IndexedChecker
+    from pipeline.serve.around import trace_of
+    from pipeline.serve.checking import KeptAnswers, LoadedChecks
+    from pipeline.store import Store
+    from pipeline.trace import format_trace
+
+    texts: list[str] = []
+    store = Store.open(args.db, read_only=True)
+    rec = Record.load(store)
+    secondary = [c for d in sorted(rec.docs.values(), key=lambda d: d.order_key())
+                 if d.role != "primary"
+                 for c in sorted((c for c in rec.claims.values() if c.doc_id == d.id),
+                                 key=lambda c: c.start) if rec.active(c)]
+    checker = IndexedChecker(rec)
+    prof = cProfile.Profile() if args.profile else None
+    t = time.process_time()
+    if prof:
+        prof.enable()
+    verdicts = [judge_stored(checker, c) for c in secondary]
+    if prof:
+        prof.disable()
+        prof.dump_stats(str(args.profile))
+    print(f"report's checks: {len(secondary)} figures, {time.process_time() - t:.1f} CPU-s")
+    texts += [c.id + "\n" + format_verdict(v) for c, v in zip(secondary, verdicts)]
+    del rec, checker, verdicts
+
+    loaded, kept = LoadedChecks(), KeptAnswers()
+    t = time.process_time()
+    loaded.preload(store)
+    print(f"serve: preload {time.process_time() - t:.2f} CPU-s ({loaded.kept:,} claims held)")
+    for label, items, run in (
+            ("first check", HEADLINES,
+             lambda h: format_verdict(check(h, store=store, loaded=loaded, kept=kept))),
+            ("secondary trace",
+             random.Random(1).sample(sorted(c.id for c in secondary), min(args.traces,
+                                                                           len(secondary))),
+             lambda k: format_trace(trace_of(store, k, loaded=loaded, kept=kept)))):
+        cpu = []
+        for item in items:
+            t = time.process_time()
+            texts.append(run(item))
+            cpu.append((time.process_time() - t) * 1000)
+        cpu.sort()
+        print(f"serve: {label}, {len(cpu)}: CPU ms mean {sum(cpu) / len(cpu):.0f}, "
+              f"median {cpu[len(cpu) // 2]:.0f}, max {cpu[-1]:.0f}")
+    store.close()
+    if args.out:
+        args.out.write_text("\n".join(texts), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
