@@ -405,6 +405,10 @@ class Fetcher:
                 raise FetchError(f"broken HTTP response ({_first_line(exc)})") from None
             except httpx.HTTPError as exc:
                 raise FetchError(f"{type(exc).__name__}: {_first_line(exc)}") from None
+            finally:
+                # the host's next turn counts from the end of this exchange, so requests
+                # reach it ``delay`` apart however long this one took to arrive
+                self._turn_over(url)
             status = got.status
             if status in RETRY_STATUSES and attempt < opts.retries:
                 wait = _retry_after(got.headers.get("retry-after"))
@@ -493,7 +497,7 @@ class Fetcher:
         return b"".join(parts)
 
     def _wait_turn(self, url: str, delay: float) -> None:
-        """Sleep until this host's last request is ``delay`` (or its Crawl-delay) ago."""
+        """Sleep until this host's last exchange ended ``delay`` (or its Crawl-delay) ago."""
         host = urlsplit(url).netloc.lower()
         delay = max(delay, self.robots.crawl_delay(url)) if self.options.robots else delay
         last = self.last.get(host)
@@ -502,6 +506,9 @@ class Fetcher:
             if wait > 0:
                 self.sleep(wait)
         self.last[host] = time.monotonic()
+
+    def _turn_over(self, url: str) -> None:
+        self.last[urlsplit(url).netloc.lower()] = time.monotonic()
 
 
 class _OverBudget(Exception):
