@@ -557,13 +557,18 @@ def box_tables(text: str) -> list[Table]:
     """Tables drawn with box characters, read as the pipe tables they draw (same offsets)."""
     if not _BOX_RE.search(text):
         return []
-    plain = text.translate(_BOX_MAP)
-    tables = []
-    for t in pipe_tables(plain):
+    return _redrawn_tables(text, text.translate(_BOX_MAP), "box")
+
+
+def _redrawn_tables(text: str, plain: str, source: str) -> list[Table]:
+    """The pipe tables of ``plain``, a copy of ``text`` with a drawing's characters
+    rewritten as a pipe table's (same length, so every span holds in ``text``), with their
+    caption and context read from ``text``."""
+    tables = pipe_tables(plain)
+    for t in tables:
         t.caption = caption_above(text, t.start)
         t.context = context_before(text, t.start)
-        t.source = "box"
-        tables.append(t)
+        t.source = source
     return tables
 
 
@@ -600,18 +605,11 @@ def _grid_as_pipes(text: str) -> str:
 
 
 def grid_tables(text: str) -> list[Table]:
-    """Grid tables (reStructuredText, pandoc), read as the pipe tables they draw: each
-    border becomes a separator line of the same length, so offsets are kept."""
+    """Grid tables (reStructuredText, pandoc), read as the pipe tables they draw once their
+    borders are rewritten (``_grid_as_pipes``; same lengths, so offsets are kept)."""
     if not _GRID_BORDER_RE.search(text):
         return []
-    plain = _grid_as_pipes(text)
-    tables = []
-    for t in pipe_tables(plain):
-        t.caption = caption_above(text, t.start)
-        t.context = context_before(text, t.start)
-        t.source = "grid"
-        tables.append(t)
-    return tables
+    return _redrawn_tables(text, _grid_as_pipes(text), "grid")
 
 
 def text_tables(text: str) -> list[Table]:
