@@ -33,6 +33,11 @@ _LEAD_PHRASE_RE = re.compile(
 LEAD_REACH = 2000       # characters before a figure that its section can span
 _HEADING_RE = re.compile(r"(?m)^\s{0,3}#{1,6}\s")
 _PARA_BREAK_RE = re.compile(r"\n[ \t]*\n")
+# a Markdown or plain-text list item: "- ", "* ", "+ ", "• ", "1. ", "2) "; in PDF text a
+# bullet often stands alone on its line, its item on the next
+_ITEM_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])(?:[ \t]+\S|[ \t]*$)")
+# the label that opens the last list item of a lead-in: "- **Code completion**: DistServe ..."
+_ITEM_LABEL_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+[*_]*[^:\n\d]{2,60}?[*_]*:[*_]*\s")
 
 
 def cause_of(text: str, fig_start: int, name_spans: list[tuple[int, int]]) -> str | None:
@@ -139,15 +144,63 @@ def _starts_word(hay: str, stem: str) -> bool:
 def lead_in(text: str, sentence_end: int) -> str:
     """What leads up to a figure: its section from the last heading before it, at most
     ``LEAD_REACH`` characters back, through the end of its sentence; where no heading
-    stands that close (slides, PDF pages, plain notes), its paragraph and the one before."""
+    stands that close (slides, PDF pages, plain notes), its paragraph and the one before.
+    A figure in a list item leads in with its own item only, not its siblings: in
+    "- Batch scheduler: 1.1x" / "- Load balancer: up to 1.9x", the 1.9x is the load
+    balancer's, however close the scheduler's line stands."""
     lo = max(0, sentence_end - LEAD_REACH)
     heads = list(_HEADING_RE.finditer(text, lo, sentence_end))
     if heads:
-        return text[heads[-1].start():sentence_end]
+        return own_item(text[heads[-1].start():sentence_end])
     breaks = [m.end() for m in _PARA_BREAK_RE.finditer(text, lo, sentence_end)]
     if len(breaks) >= 2:
         lo = breaks[-2]
-    return text[lo:sentence_end]
+    return own_item(text[lo:sentence_end])
+
+
+def own_item(lead: str) -> str:
+    """``lead`` less the list items before the one it ends in (and their wrapped lines);
+    ``lead`` itself where it does not end in a list item."""
+    lines = lead.split("\n")
+    at = _last_item(lines)
+    if at is None:
+        return lead
+    kept, in_item = [], False
+    for line in lines[:at]:
+        if _ITEM_RE.match(line):
+            in_item = True
+        elif not line.strip():
+            in_item = False
+        if not in_item:
+            kept.append(line)
+    return "\n".join(kept + lines[at:])
+
+
+def _last_item(lines: list[str]) -> int | None:
+    """The line of the marker of the list item ``lines`` end in, or None."""
+    at = len(lines) - 1
+    while at >= 0 and lines[at].strip() and not _ITEM_RE.match(lines[at]):
+        at -= 1         # back over the item's wrapped lines to its marker
+    return at if at >= 0 and lines[at].strip() else None
+
+
+def own_topic(lead: str) -> bool:
+    """Does a figure's lead-in name what it is about: a heading, or a label opening the
+    figure's list item ("- **Code completion**: DistServe sustains 3.2x ...")?"""
+    if _HEADING_RE.search(lead):
+        return True
+    lines = lead.split("\n")
+    at = _last_item(lines)
+    return at is not None and bool(_ITEM_LABEL_RE.match(lines[at]))
+
+
+def lists_topics(title: str | None) -> bool:
+    """Does a title list several topics ("X v0.4: Batch Scheduler, Load Balancer, Faster
+    Outputs")? Such a title is no cause of a figure whose lead-in names its own topic."""
+    if not title:
+        return False
+    rest = title.split(":", 1)[-1]
+    return bool(re.search(r"[,;]", rest))       # "A and B" is as often one topic as two
 
 
 def states_phase(phase: str, text: str) -> bool:
@@ -163,3 +216,69 @@ def states_phase(phase: str, text: str) -> bool:
         if name in ("prefill", "decode"):
             last = name
     return last == phase
+
+
+def tasks_in(text: str) -> list[tuple[int, str]]:
+    """The applications ``text`` names ("code completion", "summarization"), with where."""
+    from pipeline.vocab.loader import load
+
+    return _named_in(load().tasks, text)
+
+
+def task_of(lead: str, at: int) -> str | None:
+    """The application a figure at ``at`` of its lead-in was measured on: the one named
+    last before it ("- **Code completion**: DistServe sustains 3.2x"), else the first named
+    after it in its sentence ("3.2x higher goodput on code completion"); None where the
+    lead-in names none."""
+    return nearest_named(tasks_in(lead), at)
+
+
+def link_of(sentence: str, at: int) -> str | None:
+    """What a bandwidth figure at ``at`` of its sentence moves data over: memory (HBM),
+    a GPU link (NVLink), PCIe or the network (RDMA, NICs); None where it says not. 5.3 TB/s
+    of HBM is no evidence of an RDMA figure."""
+    from pipeline.vocab.loader import load
+
+    return nearest_named(_named_in(load().links, sentence), at)
+
+
+def nearest_named(named: list[tuple[int, str]], at: int) -> str | None:
+    """The name last before ``at``, else the first after it."""
+    before = [name for s, name in named if s < at]
+    if before:
+        return before[-1]
+    after = [name for s, name in named if s >= at]
+    return after[0] if after else None
+
+
+def _named_in(patterns, text: str) -> list[tuple[int, str]]:
+    from pipeline.vocab.scan import fold
+
+    return [(s, name) for s, _, name in patterns.finditer(text, 0, len(text), fold(text))]
+
+
+_ACRONYM_DEF_RE = re.compile(r"((?:[A-Za-z][\w]*[-\s]+){0,5}[A-Za-z][\w]*)\**\s*\(\s*([A-Z][A-Za-z]{1,5}?)s?\s*\)")
+
+
+def acronyms(text: str) -> dict[str, str]:
+    """The acronyms a document defines ("Two-batch Overlap (TBO)" -> TBO: "Two-batch
+    Overlap"): the words before the brackets whose initials spell it. A post names a
+    technique in full once and by its acronym after; a cause is looked for in either."""
+    found: dict[str, str] = {}
+    for m in _ACRONYM_DEF_RE.finditer(text):
+        acro = m.group(2)
+        letters = [c for c in acro if c.isupper()]
+        if len(letters) < 2 or acro in found:
+            continue
+        words = re.split(r"[-\s]+", m.group(1).strip())
+        if len(words) >= len(letters) and \
+                all(w[:1].upper() == c for w, c in zip(words[-len(letters):], letters)):
+            found[acro] = " ".join(words[-len(letters):])
+    return found
+
+
+def with_acronyms(lead: str, table: dict[str, str]) -> str:
+    """``lead`` followed by what each acronym written in it stands for."""
+    spelled = [full for acro, full in table.items() if _starts_word(lead, acro)
+               and re.search(rf"\b{re.escape(acro)}\b", lead)]
+    return lead + ("\n" + "; ".join(spelled) if spelled else "")

@@ -60,7 +60,7 @@ from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_s
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
 from pipeline.link.consistency import Figure, generous_interval, rounding_interval
-from pipeline.link.keys import (COMPARED_FAMILIES, HARDWARE_FAMILIES, engine_key, hardware_relation, kind_of,
+from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation, kind_of,
                                 same_setting, model_key, norm, scope_key,
                                 token_kind_key)
 from pipeline.model import Claim
@@ -1169,12 +1169,12 @@ def _query_ok(q: Query) -> bool:
         return False
     if f.family in ACHIEVED_FAMILIES or f.family == "parameters":
         return False     # a count's kind (total unless stated) is read from its words
-    if states_settings(f) or f.technique or q.stated:
+    if states_settings(f) or f.technique or q.stated or q.task or q.link:
         return False     # a workload size the claim states is looked for in the evidence's text
     if f.family == "tokens" and f.token_kind:
         return False     # a length that says not whose it is leaves "input"/"output" open
-    if f.family in HARDWARE_FAMILIES and f.hw_count and f.hw_count > 1:
-        return False     # a figure on an uncounted accelerator leaves the count open
+    if f.hw_count:
+        return False     # a figure on an uncounted accelerator takes its document's count
     if not _finite_figure(_full_fig(f)):
         return False
     return q.size is None or _finite_figure(q.size)

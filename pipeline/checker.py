@@ -27,12 +27,14 @@ stage's rounding- and comparator-aware consistency:
 """
 from __future__ import annotations
 
+from collections import defaultdict
 import math
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from pipeline.cause import cause_hay, cause_in, cause_of, content_words, is_name, states_phase
+from pipeline.cause import (acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
+                            link_of, states_phase, task_of, tasks_in, with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
@@ -115,6 +117,8 @@ class Query:
     change: Change | None = None        # "slipped from 2.2k to 1.5k": the figure is the after
     cause: str | None = None            # what a change is credited to (pipeline/cause.py)
     stated: list[str] = field(default_factory=list)  # sizes of the workload ("moving a 40 GB KV cache")
+    task: str | None = None             # the application it was measured on ("on code completion")
+    link: str | None = None             # what a bandwidth moves data over ("RDMA": network)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -141,6 +145,10 @@ class Query:
         if self.size is not None:
             conds.append("on " + size_condition(self.size))
         conds += [f"with {t}" for t in self.stated]
+        if self.task:
+            conds.append(f"on {self.task}")
+        if self.link:
+            conds.append(f"over {self.link}")
         if conds:
             parts.append("(" + ", ".join(conds) + ")")
         return " ".join(parts)
@@ -232,6 +240,8 @@ def read_claim(text: str) -> Query:
     q.stated = [c.surface for c in main[1:] if c.family in WORKLOAD_SIZE_FAMILIES and c.family != fig.family]
     q.subject_text = _unknown_subject(text, fig.start)
     q.cause = _cause(text, fig.start, fig.family)
+    q.task = task_of(text, fig.start)
+    q.link = link_of(text, fig.start) if fig.family == "bandwidth" else None
     if q.cause and q.subject_text and not is_name(q.subject_text) \
             and set(content_words(q.subject_text)) <= set(q.cause.split()):
         # "Multi-step scheduling raises ...": a capital that only opens the sentence opens
@@ -438,8 +448,12 @@ def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
             and bool(PEAK_LEAD_RE.search(sentence, max(0, at - 40), at)))
     # the cause a secondary credits with its change, read as in a headline
     cause = _cause(sentence, at, c.family) if at is not None and 0 <= at <= len(sentence) else None
+    task = link = None
+    if at is not None and 0 <= at <= len(sentence):
+        task = task_of(sentence, at)
+        link = link_of(sentence, at) if c.family == "bandwidth" else None
     return Query(text=sentence or c.surface, figure=c, label=label,
-                 negated=c.stance == "negated", peak=peak, cause=cause)
+                 negated=c.stance == "negated", peak=peak, cause=cause, task=task, link=link)
 
 
 def judge_stored(checker: "Checker", c: Claim) -> Verdict:
@@ -558,6 +572,10 @@ class Checker:
         self._facts: dict[int, tuple[Claim, _Facts]] = {}
         self._hays: dict[int, tuple[Claim, str]] = {}
         self._texts_read: set[str] = set()     # families whose documents' texts were read
+        self._tasks: dict[int, tuple[Claim, str | None]] = {}
+        self._acros: dict[str, dict[str, str]] = {}
+        self._counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
+        self._by_doc: dict[str, list[Claim]] | None = None
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
@@ -566,19 +584,66 @@ class Checker:
             got = self._facts[id(c)] = (c, _Facts.of(c))
         return got[1]
 
+    def _read_texts(self, family: str) -> None:
+        """The texts of every primary figure of ``family``, read together, once."""
+        if family not in self._texts_read:
+            self._texts_read.add(family)
+            self.record.read_texts({c.doc_id for c in self.primaries if c.family == family})
+
+    def counts_in_doc(self, p: Claim) -> tuple[frozenset[int], frozenset[int]]:
+        """For a figure on an uncounted accelerator: the counts its document gives the same
+        figure (same family, value and accelerator) where it restates it with a count, and
+        the counts its document measures that family on that accelerator at."""
+        got = self._counts.get(id(p))
+        if got is None or got[0] is not p:
+            if self._by_doc is None:
+                self._by_doc = defaultdict(list)
+                for c in self.primaries:
+                    self._by_doc[c.doc_id].append(c)
+            acc = self.facts(p).hw[1]
+            told, measured = set(), set()
+            for c in self._by_doc.get(p.doc_id, ()):
+                ch = self.facts(c).hw
+                if c.family == p.family and ch and ch[0] and ch[1] == acc:
+                    measured.add(ch[0])
+                    if same_value(c.value, p.value):
+                        told.add(ch[0])
+            got = self._counts[id(p)] = (p, (frozenset(told), frozenset(measured)))
+        return got[1]
+
+    def _acronyms_of(self, d) -> dict[str, str]:
+        """The acronyms document ``d`` defines (``cause.acronyms``), once per document."""
+        got = self._acros.get(d.id)
+        if got is None:
+            got = self._acros[d.id] = acronyms(self.record.text_of(d) or "")
+        return got
+
     def cause_hay(self, p: Claim) -> str:
         """Where a cause is looked for around primary figure ``p`` (``cause.states_cause``:
         what leads up to it, its document's title, publisher and path), worked out once
         per figure: a claim is compared with thousands of figures, each by many claims."""
         got = self._hays.get(id(p))
         if got is None or got[0] is not p:
-            if p.family not in self._texts_read:
-                # the texts of every primary figure of its family, read together
-                self._texts_read.add(p.family)
-                self.record.read_texts({c.doc_id for c in self.primaries if c.family == p.family})
+            self._read_texts(p.family)
             d = self.record.doc(p)
-            got = self._hays[id(p)] = (p, cause_hay(self.record.lead_in(p), d.title,
-                                                     d.publisher, d.path))
+            lead = with_acronyms(self.record.lead_in(p), self._acronyms_of(d))
+            # a title that lists the post's topics names no cause of a figure whose
+            # section or list item names its own
+            title = None if lists_topics(d.title) and own_topic(lead) else d.title
+            got = self._hays[id(p)] = (p, cause_hay(lead, title, d.publisher, d.path))
+        return got[1]
+
+    def task_of(self, p: Claim) -> str | None:
+        """The application primary figure ``p`` was measured on (``cause.task_of``): named
+        in its lead-in, else the only one its document's title names."""
+        got = self._tasks.get(id(p))
+        if got is None or got[0] is not p:
+            self._read_texts(p.family)
+            task = task_of(*self.record.lead_at(p))
+            if task is None:
+                named = {name for _, name in tasks_in(self.record.doc(p).title or "")}
+                task = named.pop() if len(named) == 1 else None
+            got = self._tasks[id(p)] = (p, task)
         return got[1]
 
     # --- one pair --------------------------------------------------------------------
@@ -615,6 +680,15 @@ class Checker:
             opened.append("hardware")
         elif hw == "bad":
             (opened if soft else differs).append("hardware")
+        elif fk.hw and fk.hw[0] and pk_.hw and pk_.hw[0] is None:
+            # "2.4x on eight H200s" against a heading's "2.4x on H200": the count is the
+            # one the document gives that figure elsewhere (its table's "1 GPU" row), and
+            # open where the document measures that accelerator at several counts
+            told, measured = self.counts_in_doc(p)
+            if told and fk.hw[0] not in told:
+                differs.append("hardware count")
+            elif not told and len(measured) > 1:
+                opened.append("hardware count")
         cond("engine", fk.engine, pk_.engine)
         # a figure on a technique ("lookahead decoding") is only met by a figure on it: named
         # in its sentence, or in its document's title (a post about that technique)
@@ -636,6 +710,17 @@ class Checker:
         if q.cause and p.family in ("ratio", "percent"):
             if not cause_in(q.cause, self.cause_hay(p)):
                 opened.append(q.cause)
+        if q.task:
+            # "3.2x on summarization" is not met by the 3.2x its post reports for code completion
+            pt = self.task_of(p)
+            if pt != q.task:
+                (opened if pt is None else differs).append("task")
+        if q.link and p.family == "bandwidth":
+            # "800 Gbps of RDMA bandwidth" is not met by 5.3 TB/s of HBM
+            at = p.start - p.sentence_start if p.sentence_start is not None else 0
+            pl = link_of(p.sentence or "", at)
+            if pl != q.link:
+                (opened if pl is None else differs).append("what the bandwidth is of")
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", fk.statistic, pk_.statistic)
         # workload settings that change the number, where the claim states them

@@ -278,13 +278,19 @@ class Record:
     def lead_in(self, claim: Claim) -> str:
         """What leads up to a figure: its section (from the heading before it) through its
         sentence (``pipeline.cause.lead_in``); the sentence alone without the text."""
+        return self.lead_at(claim)[0]
+
+    def lead_at(self, claim: Claim) -> tuple[str, int]:
+        """``lead_in`` and where the figure starts in it."""
         from pipeline.cause import lead_in
 
         text = self.text_of(self.doc(claim))
         end = claim.sentence_end if claim.sentence_end is not None else claim.end
-        if text and 0 <= end <= len(text):
-            return lead_in(text, end)
-        return claim.sentence or ""
+        if text and 0 <= end <= len(text) and claim.start <= end:
+            lead = lead_in(text, end)
+            return lead, max(0, len(lead) - (end - claim.start))
+        at = claim.start - claim.sentence_start if claim.sentence_start is not None else 0
+        return claim.sentence or "", max(0, at)
 
     def params_of(self, claim: Claim) -> tuple[float, Claim | None] | None:
         """The size of the claim's model: its own ``model_params``, else a parameters

@@ -356,3 +356,110 @@ def test_a_secondary_figure_is_read_with_its_cause_as_a_headline_is():
     text = "vLLM's asynchronous output processing improves Llama 3 70B throughput by 28%."
     (c,) = [c for c in extract(text) if c.family == "percent"]
     assert query_from_claim(c).cause == read_claim(text).cause == "asynchronous output processing"
+
+
+LISTS = """\
+---
+title: "Engine v2: Paged Scheduler, Prefix Router, Faster Grammars"
+---
+
+## Highlights
+
+- Paged scheduler: 1.2x higher throughput on Llama 3 8B.
+- Prefix router: up to 2.6x higher throughput on Llama 3 8B.
+- **Grammar engine**: 3.7x faster JSON decoding on Llama 3 8B.
+
+## Workloads
+
+We compared Engine v2 with vLLM on three applications.
+
+- **Chatbot**: Engine v2 sustains 1.7x higher goodput than vLLM on Llama 3 8B.
+- **Code completion**: Engine v2 sustains 2.9x higher goodput than vLLM on Llama 3 8B.
+
+## Overlap
+
+We built Dual-stream Overlap (DSO), which runs communication beside computation.
+
+## Results
+
+After tuning, DSO lifts decode throughput of Llama 3 8B by 18.5%.
+"""
+
+
+@pytest.fixture(scope="module")
+def lists_db(primary_db) -> str:
+    return primary_db("release-v2.md", LISTS)
+
+
+@pytest.mark.parametrize("faithful, false", [
+    # a list item's figure is its own label's, not a sibling item's nor the title's
+    ("Engine v2's prefix router delivers up to 2.6x higher throughput on Llama 3 8B.",
+     "Engine v2's paged scheduler delivers up to 2.6x higher throughput on Llama 3 8B."),
+    ("Engine v2's paged scheduler delivers 1.2x higher throughput on Llama 3 8B.",
+     "Engine v2's prefix router delivers 1.2x higher throughput on Llama 3 8B."),
+    # the application a figure was measured on is a condition of it
+    ("Engine v2 sustains 2.9x higher goodput than vLLM on Llama 3 8B for code completion.",
+     "Engine v2 sustains 2.9x higher goodput than vLLM on Llama 3 8B for chatbots."),
+    ("On a chatbot workload, Engine v2 has 1.7x higher goodput than vLLM on Llama 3 8B.",
+     "On summarization, Engine v2 has 1.7x higher goodput than vLLM on Llama 3 8B."),
+    # an acronym the post defines stands for its technique in the sentences after
+    ("Dual-stream overlap lifts Llama 3 8B decode throughput by 18.5%.",
+     "Speculative decoding lifts Llama 3 8B decode throughput by 18.5%."),
+])
+def test_a_figure_is_its_list_items_and_its_applications(lists_db, faithful, false):
+    v = check(faithful, lists_db)
+    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
+    v = check(false, lists_db)
+    assert v.verdict != "supported", (false, v.explanation)
+
+
+def test_lead_in_keeps_a_list_items_own_line_only():
+    from pipeline.cause import lead_in, own_topic
+
+    text = "Intro line\n\n- Scheduler: 1.1x faster\n  wrapped\n- Router: 1.9x faster\n"
+    lead = lead_in(text, text.index("faster\n", text.index("Router")) + 6)
+    assert "Scheduler" not in lead and "Router" in lead and "Intro" in lead
+    assert own_topic(lead)
+    # a PDF's bullet alone on its line, the item on the next
+    pdf = "Features\n•\nScheduler 1.1x\n•\nRouter 1.9x"
+    assert lead_in(pdf, len(pdf)).split() == ["Features", "•", "Router", "1.9x"]
+    # not a list item: the lead-in is the paragraph, untouched
+    plain = "Scheduler gives 1.1x. Router gives 1.9x."
+    assert lead_in(plain, len(plain)) == plain and not own_topic(plain)
+
+
+def test_acronyms_are_read_from_their_definition():
+    from pipeline.cause import acronyms
+
+    got = acronyms("We use Two-batch Overlap (TBO) and Time to First Token (TTFT); "
+                   "the GPU (graphics card) and Llama (LLM) are no definitions.")
+    assert got == {"TBO": "Two batch Overlap", "TTFT": "Time to First Token"}
+
+
+COUNTS = """\
+# FastAttn kernel on H200: 2.6x more Llama 3 70B throughput
+
+## Results
+
+FastAttn lifts Llama 3 70B throughput on H200 by 2.6x.
+
+| Model | GPUs | Throughput without FastAttn (tok/s/GPU) | Throughput with FastAttn (tok/s/GPU) |
+|---|---|---|---|
+| Llama 3 70B | 1 | 1,100 | 2,860 |
+| Llama 3 70B | 8 | 12,000 | 21,600 |
+
+The single-GPU run gains 2.6x throughput with FastAttn on 1 H200.
+"""
+
+
+@pytest.fixture(scope="module")
+def counts_db(primary_db) -> str:
+    return primary_db("fastattn.md", COUNTS)
+
+
+def test_an_uncounted_figure_takes_the_count_its_document_gives_it(counts_db):
+    # the heading's "2.6x on H200" is the 1-GPU run's (the document says so): not eight
+    v = check("FastAttn lifts Llama 3 70B throughput 2.6x on eight H200 GPUs.", counts_db)
+    assert v.verdict != "supported", v.explanation
+    v = check("FastAttn lifts Llama 3 70B throughput 2.6x on one H200 GPU.", counts_db)
+    assert v.verdict == "supported", v.explanation

@@ -127,6 +127,8 @@ class Vocab:
     statistics: NamedPatterns
     phases: NamedPatterns
     workloads: NamedPatterns
+    tasks: NamedPatterns
+    links: NamedPatterns
     price_basis: NamedPatterns
     scope_suffix: list[tuple[re.Pattern[str], str]]
     scope_context: NamedPatterns
@@ -224,6 +226,8 @@ def load(extra_dir: str | None = None) -> Vocab:
         statistics=_named(cond.get("statistics", {})),
         phases=_named(cond.get("phases", {})),
         workloads=_named(cond.get("workloads", {})),
+        tasks=_named(cond.get("tasks", {})),
+        links=_named(cond.get("links", {})),
         price_basis=_named(cond.get("price_basis", {})),
         scope_suffix=suffix,
         scope_context=_named(scopes.get("context", {})),
