@@ -35,6 +35,8 @@ _PHRASE_STOP = re.compile(
     r"before|has|have|had|will|would|can|could|does|do|did)(?:\s|[.,;]|$)", re.I)
 # "8x the goodput of vLLM", "3 times that of TGI": what follows "of" is the baseline
 _THE_OF = re.compile(r"\s*(?:times\s+)?(?:the|that)\s+(?:[\w/-]+\s+){0,3}?of\s+", re.I)
+# "1.5x vLLM's performance", "3.4 times TGI's goodput": the possessor is the baseline
+_POSSESSOR = re.compile(r"\s*(?:times\s+)?((?=[\w.+-]*[A-Z0-9])[A-Za-z][\w.+-]*(?:[ -][A-Z0-9][\w.+-]*){0,2})(?:'s|’s)\s")
 _FILLER = re.compile(r"^(?:the|a|an|its|their|our|that\s+of|those\s+of|other|existing|"
                      r"standard|baseline|default|previous|prior|original|popular)\s+", re.I)
 
@@ -170,10 +172,13 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     # baseline: "than X", "over X", "vs X" after the figure; else "Compared with X," first
     baseline = span = None
     bm = _THE_OF.match(after) or w.after.search(after)
+    pm = None if bm else _POSSESSOR.match(after)
     head = after[:bm.end() if bm and bm.re is _THE_OF else bm.start()] if bm else after
     verb_down = None
     if bm:
         span = _phrase(text, end + bm.end(), a_end)
+    elif pm:
+        span = (end + pm.start(1), end + pm.end(1))
     else:
         om = w.before.search(text[s_start:start])
         if om:
@@ -196,8 +201,8 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     direction = d[0] if d else None
     if direction is None and verb_down is not None:
         direction = "down" if verb_down else "up"
-    if direction is None and bm is not None and bm.re is _THE_OF:
-        direction = "up"     # "8x the goodput of vLLM" is a multiple of it
+    if direction is None and (pm is not None or bm is not None and bm.re is _THE_OF):
+        direction = "up"     # "8x the goodput of vLLM", "1.5x vLLM's" are multiples of it
     if direction is None:
         d = _first(w.direction, before, last=True)
         direction = d[0] if d else None

@@ -100,11 +100,17 @@ def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> lis
             label = _SPACES_RE.sub(" ", text[n.start:n.end])
             out.append(Hardware(f"{count} x {acc} ({label})", acc, int(count), n.start, n.end))
             taken.append((n.start, n.end))
+    acc_ends = {n.end for n in names if n.kind == "accelerator"}
     for n in names:
         if n.kind != "accelerator" or not (start <= n.start and n.end <= end):
             continue
         if any(s <= n.start < e for s, e in taken):
             continue
+        gap = n.start
+        while gap > start and text[gap - 1] in " \t":
+            gap -= 1
+        if gap < n.start and gap in acc_ends:
+            continue    # "RTX PRO 6000 Blackwell": the family word describes the part before it
         count = None
         hs, he = n.start, n.end
         before = _COUNT_BEFORE_RE.search(text[max(start, n.start - 20):n.start])

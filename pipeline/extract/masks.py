@@ -77,6 +77,8 @@ def _model_pattern(vocab: Vocab) -> str:
         # token", "Llama 3.1 8B tokens"
         r"|[ \t](?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[Bb]\b(?![,.]\d)(?!\s*(?:%|x\b|times|tok/|tokens?\s*(?:/|per\b)))"
         r"|\d+(?:\.\d+)?M?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
+        # nor into the first end of a range of figures: "DeepSeek 2.5 to 3.4 times faster"
+        r"(?!\s*(?:to|-|–|and)\s*\d+(?:\.\d+)?\s*(?:%|x\b|×|times))"
         r"|(?:VARIANTS)\b|[A-Z]+\d(?:\w|\.(?=\w))*|v\d(?:\w|\.(?=\w))*|[A-Z]\d*\b))"
     ).replace("VARIANTS", "|".join(re.escape(w) for w in vocab.model_variants) or "(?!)")
     # At least one piece after the stem: "DeepSeek" alone (or "DeepSeek's prices") names a

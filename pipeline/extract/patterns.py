@@ -146,3 +146,9 @@ CLASS_OF_MODELS_RE = re.compile(
     r"under|over|beyond|exceeding|up\s+to|of\s+at\s+(?:least|most)|with\s+(?:more|fewer|less)\s+than)"
     r"\s*(?:about\s+|~)?$")
 
+
+# what follows a name that owns the text a figure is read in: "DeepSeek-V2's paper",
+# "the Llama 3 technical report" (extract/subjects.py: such a name is no figure's subject)
+SOURCE_AFTER_RE = re.compile(
+    r"(?:'s|’s)?\s+(?:tech(?:nical)?\s+)?(?:paper|report|blog(?:\s+post)?|post|team|authors|"
+    r"documentation|docs|model\s+card)\b", re.I)

@@ -7,7 +7,7 @@ import bisect
 from pipeline.extract import conditions as cond
 from pipeline.extract.candidates import Cand
 from pipeline.extract.masks import find_names, Span
-from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, SECTION_REACH
+from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, SECTION_REACH, SOURCE_AFTER_RE
 
 # a document names one engine in at least this many mentions, and this share of all, to be
 # about it
@@ -156,8 +156,15 @@ class SubjectFinder:
                 and not (span is not None and span[0] <= h[0] < span[1])]
         return keep
 
+    def _not_source(self, hits: list) -> list:
+        """A model named as the owner of a paper, report or post ("Mixtral 8x22B activates
+        39B parameters, DeepSeek-V2's paper shows") is where the figure is read, not whose
+        figure it is, where the sentence names another model."""
+        keep = [h for h in hits if not SOURCE_AFTER_RE.match(self.text, h[1])]
+        return keep or hits
+
     def _model_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> str | None:
-        hits = self._before_next(self._not_baseline(self._names_in("model", start, end), c), c)
+        hits = self._before_next(self._not_baseline(self._not_source(self._names_in("model", start, end)), c), c)
         hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
         return self.v.canonical_model(hit[2]) if hit else None
 
