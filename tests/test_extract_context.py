@@ -220,3 +220,43 @@ def test_bits_and_bytes_per_second_differ_eightfold():
 def test_a_model_named_as_a_yardstick_is_no_subject():
     found = claims("# GPT-4-level answers on a desktop\n\nThe desktop decodes at 8 tokens/s.")
     assert by_surface(found, "8 tokens/s").model is None
+
+
+def test_a_family_word_after_a_part_is_no_second_part():
+    # "RTX PRO 6000 Blackwell": "6000" is the part's name, never a count of Blackwell GPUs
+    for text in ("Eight RTX PRO 6000 Blackwell GPUs serve 9,100 tokens/s in total.",
+                 "Eight RTX PRO 6000 GPUs serve 9,100 tokens/s in total."):
+        c = by_surface(claims(text), "9,100 tokens/s")
+        assert (c.hw_count, c.hardware) == (8, "8 x RTX PRO 6000"), text
+    c = by_surface(claims("Each RTX PRO 6000 Blackwell GPU serves 1,100 tokens/s."), "1,100 tokens/s")
+    assert c.scope == "per_gpu" and c.hw_count is None
+
+
+def test_accelerators_in_the_plural_then_each_are_per_gpu():
+    c = by_surface(claims("The lab's H100s each pushed 3,900 tokens per second."), "3,900 tokens per second")
+    assert c.scope == "per_gpu"
+    c = by_surface(claims("The lab's 32 H100s pushed 124,000 tokens per second."), "124,000 tokens per second")
+    assert c.scope != "per_gpu"
+
+
+def test_a_range_after_a_model_family_is_no_version():
+    # "DeepSeek 2.5 to 3.4 times": a range of ratios, not the model "DeepSeek 2.5"
+    found = claims("SGLang decoded DeepSeek 2.5 to 3.4 times faster on GB200 than on H100.")
+    c = by_surface(found, "2.5 to 3.4 times")
+    assert (c.low, c.high) == (2.5, 3.4)
+    assert by_surface(claims("SGLang decoded DeepSeek 2.5 at 30 tokens/s."), "30 tokens/s").model == "DeepSeek 2.5"
+
+
+def test_a_possessor_after_a_multiple_is_its_baseline():
+    for text in ("TurboMind reaches 1.5x vLLM's performance on H800.",
+                 "TurboMind reaches 1.5 times vLLM's performance on H800."):
+        c = [x for x in claims(text) if x.family == "ratio"][0]
+        assert (c.baseline, c.direction) == ("vLLM", "up"), text
+        assert c.engine != "vLLM"
+
+
+def test_a_model_owning_the_paper_is_not_the_figures_subject():
+    c = by_surface(claims("Mixtral 8x22B activates 39B parameters, DeepSeek-V2's paper shows."), "39B parameters")
+    assert c.model == "Mixtral 8x22B"
+    c = by_surface(claims("DeepSeek-V2's paper reports 236B total parameters."), "236B total parameters")
+    assert c.model == "DeepSeek-V2"
