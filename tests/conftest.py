@@ -9,10 +9,14 @@ run time with matplotlib (``make_pdf``).
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -93,6 +97,65 @@ def primary_db(tmp_path_factory, run_cli):
         return str(db)
 
     return make
+
+
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
+    """``build(folder)`` run once per test run, however many xdist workers ask: the first
+    builds under a file lock in the folder all workers share (the pytest-xdist docs' recipe,
+    with ``fcntl`` instead of a dependency on filelock); the others wait, then find the
+    folder done. Outside xdist it is simply built in this run's folder. What is in the
+    folder is for reading: a test that writes copies it first."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        folder = tmp_path_factory.mktemp(name)
+        build(folder)
+        return folder
+    root = tmp_path_factory.getbasetemp().parent   # this run's folder, above each worker's
+    folder = root / name
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (folder / ".done").is_file():
+                shutil.rmtree(folder, ignore_errors=True)   # a build that failed half way
+                folder.mkdir()
+                build(folder)
+                (folder / ".done").touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return folder
+
+
+@dataclass(frozen=True)
+class BuiltWarehouse:
+    """A warehouse the real CLI made, with what that run printed."""
+    db: Path
+    stdout: str
+    stderr: str
+
+    def copy(self, folder: Path) -> Path:
+        """A private copy to write to (the shared file is opened read-only by others)."""
+        dst = folder / self.db.name
+        shutil.copy(self.db, dst)
+        return dst
+
+
+@pytest.fixture(scope="session")
+def real_warehouse(REAL, tmp_path_factory, run_cli) -> BuiltWarehouse:
+    """``claims ingest ../shared/corpus/real -q --workers 2`` (ingest, extract, link) run
+    once per test run by the real CLI: several modules check this same warehouse (the
+    ingest itself and its summary, every view filled, checks in SQL and Python, serve's
+    kept answers), which each built for itself before, at a minute or more a build. Open
+    it read-only, or ``copy()`` it to write."""
+
+    def build(folder: Path) -> None:
+        proc = run_cli("ingest", str(REAL), "--db", str(folder / "real.duckdb"), "-q",
+                       "--workers", "2", cwd=folder, check=True)
+        (folder / "stdout.txt").write_text(proc.stdout, encoding="utf-8")
+        (folder / "stderr.txt").write_text(proc.stderr, encoding="utf-8")
+
+    folder = built_once(tmp_path_factory, "real-warehouse", build)
+    return BuiltWarehouse(folder / "real.duckdb", (folder / "stdout.txt").read_text("utf-8"),
+                          (folder / "stderr.txt").read_text("utf-8"))
 
 
 def write_pdf(path: Path, pages: list[list[str]], title: str | None = None,

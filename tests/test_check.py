@@ -475,11 +475,9 @@ def test_sql_verdicts_on_the_corpora(corpus_db, fixture_db, strict):
                 _same_verdict(store, read_claim(t))
 
 
-def test_real_corpus_sample(REAL, run_cli, tmp_path, strict):
+def test_real_corpus_sample(real_warehouse, strict):
     """A sample of the shared corpus's figures, checked as claims: the same verdicts."""
-    db = tmp_path / "real.duckdb"
-    run_cli("ingest", str(REAL), "--db", str(db), "-q", cwd=tmp_path, check=True)
-    with Store.open(db, read_only=True) as store:
+    with Store.open(real_warehouse.db, read_only=True) as store:
         rec = Record.load(store, with_links=False, with_text=False)
         ids = sorted(rec.claims)
         for cid in random.Random(3).sample(ids, 30):

@@ -21,9 +21,11 @@ SUMMARY = re.compile(r"(\d+) files: (\d+) new, (\d+) skipped \(unchanged\), (\d+
 
 
 @pytest.fixture(scope="module")
-def ingested(REAL, tmp_path_factory, run_cli):
-    db = tmp_path_factory.mktemp("real") / "real.duckdb"
-    first = run_cli("ingest", str(REAL), "--db", str(db), cwd=db.parent, check=True)
+def ingested(REAL, real_warehouse, tmp_path_factory, run_cli):
+    """The first run is the session's shared one (conftest's ``real_warehouse``, quiet,
+    its output kept); the second, not quiet, runs on a copy of the database it made."""
+    first = real_warehouse
+    db = real_warehouse.copy(tmp_path_factory.mktemp("real"))
     second = run_cli("ingest", str(REAL), "--db", str(db), cwd=db.parent, check=True)
     con = duckdb.connect(str(db), read_only=True)
     yield first, second, con
@@ -61,6 +63,7 @@ def test_second_run_skips_everything(ingested, REAL):
     _, second, con = ingested
     files, new, skipped, replaced, errors, _ = map(int, SUMMARY.search(second.stdout).groups())
     assert (new, replaced, errors, skipped) == (0, 0, 0, len(_docs_on_disk(REAL)))
+    assert second.stderr.strip() == ""
     assert con.execute("SELECT count(*) FROM documents").fetchone() == (len(_docs_on_disk(REAL)),)
 
 

@@ -2,7 +2,8 @@
 check_sql._Asked) changes no answer: checks and traces answered with them are those of
 `claims check` and `claims trace`.
 
-The real corpus (../shared/corpus/real) is ingested once. In this process, headlines of
+The real corpus (../shared/corpus/real) is ingested once per test run (conftest's
+``real_warehouse``). In this process, headlines of
 every kind in the blind suite (tests/data/headlines.jsonl) are checked with and without
 what the server keeps, in SQL (``load_below=0``) and in Python (``check_loaded``); then
 the real server is asked for check and trace pages, held to the real CLI's JSON.
@@ -43,10 +44,9 @@ def suite(per_kind: int) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def real_db(tmp_path_factory, run_cli, REAL) -> Path:
-    db = tmp_path_factory.mktemp("serve-checks") / "real.duckdb"
-    run_cli("ingest", str(REAL), "--db", str(db), "-q", cwd=REPO, check=True)
-    return db
+def real_db(real_warehouse) -> Path:
+    """The session's real-corpus warehouse (conftest), only ever opened read-only here."""
+    return real_warehouse.db
 
 
 def test_kept_answers_and_figures_change_no_verdict(real_db, monkeypatch):
