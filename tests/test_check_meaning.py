@@ -463,3 +463,29 @@ def test_an_uncounted_figure_takes_the_count_its_document_gives_it(counts_db):
     assert v.verdict != "supported", v.explanation
     v = check("FastAttn lifts Llama 3 70B throughput 2.6x on one H200 GPU.", counts_db)
     assert v.verdict == "supported", v.explanation
+
+
+VENDORS = """\
+# FlashX decoding kernels
+
+FlashX decodes shared prefixes 3.1x faster than vLLM; it supports NVIDIA GPUs only.
+
+On one MI300X, RocServe serves Llama 3 8B at 2,400 tokens per second in total.
+"""
+
+
+@pytest.fixture(scope="module")
+def vendors_db(primary_db) -> str:
+    return primary_db("flashx.md", VENDORS)
+
+
+def test_a_vendors_gpus_hold_for_its_parts_only(vendors_db):
+    # "on AMD GPUs" is met by an MI300X figure, never by a figure that names no hardware
+    v = check("On AMD GPUs, RocServe serves Llama 3 8B at 2,400 tokens per second in total.", vendors_db)
+    assert v.verdict == "supported", v.explanation
+    v = check("On NVIDIA GPUs, RocServe serves Llama 3 8B at 2,400 tokens per second in total.", vendors_db)
+    assert v.verdict != "supported", v.explanation
+    v = check("FlashX decodes shared prefixes 3.1x faster than vLLM on AMD GPUs.", vendors_db)
+    assert v.verdict != "supported", v.explanation
+    v = check("FlashX decodes shared prefixes 3.1x faster than vLLM.", vendors_db)
+    assert v.verdict == "supported", v.explanation
