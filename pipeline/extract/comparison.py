@@ -37,6 +37,7 @@ _PHRASE_STOP = re.compile(
 _THE_OF = re.compile(r"\s*(?:times\s+)?(?:the|that)\s+(?:[\w/-]+\s+){0,3}?of\s+", re.I)
 # "1.5x vLLM's performance", "3.4 times TGI's goodput": the possessor is the baseline
 _POSSESSOR = re.compile(r"\s*(?:times\s+)?((?=[\w.+-]*[A-Z0-9])[A-Za-z][\w.+-]*(?:[ -][A-Z0-9][\w.+-]*){0,2})(?:'s|’s)\s")
+_MULTIPLE_END = re.compile(r"(?:[x×]|\btimes|\btwice|\bthrice)\s*$", re.I)
 _FILLER = re.compile(r"^(?:the|a|an|its|their|our|that\s+of|those\s+of|other|existing|"
                      r"standard|baseline|default|previous|prior|original|popular)\s+", re.I)
 
@@ -172,7 +173,9 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     # baseline: "than X", "over X", "vs X" after the figure; else "Compared with X," first
     baseline = span = None
     bm = _THE_OF.match(after) or w.after.search(after)
-    pm = None if bm else _POSSESSOR.match(after)
+    # only a multiple is "of" a possessor: "1.5x vLLM's", "twice TGI's"; in "doubles
+    # SGLang's decoding throughput" the possessor's own quantity is what changed
+    pm = None if bm or not _MULTIPLE_END.search(text, start, end) else _POSSESSOR.match(after)
     head = after[:bm.end() if bm and bm.re is _THE_OF else bm.start()] if bm else after
     verb_down = None
     if bm:
