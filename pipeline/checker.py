@@ -91,13 +91,17 @@ class Evidence:
     source: str = ""
     detail: str = ""
     citation: str = ""  # a result file's row, cited (pipeline.citation; set by the caller)
+    # a figure derived from the cited row, not published (pipeline.derived): value and scope
+    # are the derived ones; "derived: 52,061.6 / 4 accelerators = ... (... not an official
+    # MLPerf result)". Empty for a figure as its document states it.
+    derived: str = ""
 
     def to_dict(self) -> dict:
         return {"id": self.id, "doc_path": self.doc_path, "page": self.page,
                 "surface": self.surface, "value": self.value, "unit": self.unit,
                 "scope": self.scope, "relation": self.relation, "start": self.start,
                 "end": self.end, "source": self.source, "detail": self.detail,
-                "citation": self.citation or None}
+                "citation": self.citation or None, "derived": self.derived or None}
 
 
 @dataclass
@@ -1399,6 +1403,8 @@ def format_verdict(v: Verdict) -> str:
             page = f", p. {e.page}" if e.page else ""
             lines.append(f"  {e.relation:<14} {e.surface}  {e.doc_path} [{e.start}:{e.end}]{page}"
                          f"  [{e.id}]" + (f"  {e.detail}" if e.detail else ""))
+            if e.derived:
+                lines.append(f"  {'':<14} {e.derived}")
             if e.citation:
                 lines.append(f"  {'':<14} cited as: {e.citation}")
     return "\n".join(lines) + "\n"

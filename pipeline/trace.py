@@ -222,4 +222,7 @@ def format_trace(t: Trace) -> str:
         for e in v.evidence:
             if getattr(e, "citation", ""):
                 lines.append(f"    {e.relation} {e.surface}, cited as {e.citation}")
+            if getattr(e, "derived", ""):      # a figure derived from the row, not published
+                lines.append(f"      {e.derived}" if e.citation
+                             else f"    {e.relation} {e.surface}, {e.derived}")
     return "\n".join(lines) + "\n"
