@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from pipeline.citation import Citations
+from pipeline.derived import by_claim, load_derived
 from pipeline.check import Query, Verdict, check_loaded
 from pipeline.model import Claim, Link
 from pipeline.record import _DOC_COLS, DocInfo, Record, _date
@@ -96,6 +97,9 @@ def record_around(store: Store, claim_id: str) -> tuple[str, Record]:
         doc.text = con.execute("SELECT text FROM documents WHERE id = ?", [doc.id]).fetchone()[0]
     rec._infer_missing_roles(store, all_claims=False)
     rec.citations = Citations.load(store, {c.doc_id for c in rec.claims.values()})
+    # the per-GPU / per-node figures derived from the traced figure, when it is an MLPerf
+    # result (shown as derived beside it, as `claims trace` does)
+    rec.derived = by_claim(load_derived(store, claim_ids=[cid]))
     return cid, rec
 
 
