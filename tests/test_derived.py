@@ -380,3 +380,28 @@ def test_serve_lists_derived_figures_and_marks_derived_evidence(rows, blog, db, 
         assert errors == []
     finally:
         context.close()
+
+
+# --- InferenceX: published per GPU, no per-system figure derived -----------------------------
+
+IX = FIX.parent.parent / "inferencex" / "results.json"
+
+
+def test_inferencex_rows_give_no_derived_figure_and_a_per_system_headline_stays_unproven(
+        tmp_path, run_cli):
+    (tmp_path / "in").mkdir()
+    shutil.copyfile(IX, tmp_path / "in" / IX.name)
+    db = tmp_path / "x.duckdb"
+    run_cli("ingest", str(tmp_path / "in"), "--db", str(db), "-q", cwd=tmp_path, check=True)
+    assert _sql(run_cli, db, "SELECT count(*) AS n FROM derived_figures")[0]["n"] == "0"
+    # the first row of one aggregated deployment whose GPU count the row states
+    r = next(x for x in json.loads(IX.read_text()) if "tput_per_gpu" in x.get("metrics", {})
+             and not x.get("disagg") and x.get("num_prefill_gpu"))
+    n, per_gpu = int(r["num_prefill_gpu"]), r["metrics"]["tput_per_gpu"]
+    about = f"DeepSeek-R1 on {n} x H200 with TensorRT-LLM"
+    assert (r["model"], r["hardware"], r["framework"]) == ("dsr1", "h200", "trt")
+    code, v = _check(run_cli, db, f"{about} delivers {per_gpu * n:,.2f} tokens/s per system")
+    assert v["verdict"] == "unproven" and "derived" not in v["explanation"], v
+    assert not any(e.get("derived") for e in v["evidence"])
+    code, v = _check(run_cli, db, f"{about} delivers {per_gpu:,} tokens/s per GPU")
+    assert code == SUPPORTED, v
