@@ -466,7 +466,9 @@ def judge_stored(checker: "Checker", c: Claim) -> Verdict:
     both ``unsourced`` and ``supported``. The checker may find a primary figure that meets
     the number under looser conditions (a figure with no subject is "existential" as a
     headline, not as a figure in someone's article); without a supports/restates link to a
-    primary figure, that is context, and the verdict is ``unproven``."""
+    primary figure, that is context, and the verdict is ``unproven``. Callers go through
+    ``pipeline.derived_check.judge_with_derived``, which adds the figures derived from
+    MLPerf results for a per-GPU or per-node figure."""
     record = checker.record
     v = checker.check(query_from_claim(c, "".join(record.quote(c))))
     if v.verdict == "supported" and "unsourced" in record.findings_of(c.id):
