@@ -91,13 +91,17 @@ class Evidence:
     source: str = ""
     detail: str = ""
     citation: str = ""  # a result file's row, cited (pipeline.citation; set by the caller)
+    # a figure derived from the cited row, not published (pipeline.derived): value and scope
+    # are the derived ones; "derived: 52,061.6 / 4 accelerators = ... (... not an official
+    # MLPerf result)". Empty for a figure as its document states it.
+    derived: str = ""
 
     def to_dict(self) -> dict:
         return {"id": self.id, "doc_path": self.doc_path, "page": self.page,
                 "surface": self.surface, "value": self.value, "unit": self.unit,
                 "scope": self.scope, "relation": self.relation, "start": self.start,
                 "end": self.end, "source": self.source, "detail": self.detail,
-                "citation": self.citation or None}
+                "citation": self.citation or None, "derived": self.derived or None}
 
 
 @dataclass
@@ -462,7 +466,9 @@ def judge_stored(checker: "Checker", c: Claim) -> Verdict:
     both ``unsourced`` and ``supported``. The checker may find a primary figure that meets
     the number under looser conditions (a figure with no subject is "existential" as a
     headline, not as a figure in someone's article); without a supports/restates link to a
-    primary figure, that is context, and the verdict is ``unproven``."""
+    primary figure, that is context, and the verdict is ``unproven``. Callers go through
+    ``pipeline.derived_check.judge_with_derived``, which adds the figures derived from
+    MLPerf results for a per-GPU or per-node figure."""
     record = checker.record
     v = checker.check(query_from_claim(c, "".join(record.quote(c))))
     if v.verdict == "supported" and "unsourced" in record.findings_of(c.id):
@@ -1399,6 +1405,8 @@ def format_verdict(v: Verdict) -> str:
             page = f", p. {e.page}" if e.page else ""
             lines.append(f"  {e.relation:<14} {e.surface}  {e.doc_path} [{e.start}:{e.end}]{page}"
                          f"  [{e.id}]" + (f"  {e.detail}" if e.detail else ""))
+            if e.derived:
+                lines.append(f"  {'':<14} {e.derived}")
             if e.citation:
                 lines.append(f"  {'':<14} cited as: {e.citation}")
     return "\n".join(lines) + "\n"

@@ -85,6 +85,12 @@ class DerivedFigure:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_row(cls, row) -> "DerivedFigure":
+        """A row of the view as a mapping (``SELECT * FROM derived_figures``: `claims
+        serve`'s page), so a page writes it the way ``text`` does."""
+        return cls(*(row[k] for k in _COLUMNS[:-1]), mixed=bool(row["mixed"]))
+
 
 def load_derived(store, claim_ids: Iterable[str] | None = None, scope: str | None = None,
                  family: str | None = None) -> list[DerivedFigure]:
@@ -104,7 +110,7 @@ def load_derived(store, claim_ids: Iterable[str] | None = None, scope: str | Non
     if where:
         sql += " WHERE " + " AND ".join(where)
     _, rows = store.query(sql + " ORDER BY path, claim_id, scope", params)
-    return [DerivedFigure(*r[:-1], mixed=bool(r[-1])) for r in rows]
+    return [DerivedFigure.from_row(dict(zip(_COLUMNS, r))) for r in rows]
 
 
 def by_claim(figures: Iterable[DerivedFigure]) -> dict[str, list[DerivedFigure]]:

@@ -24,20 +24,29 @@ a record that holds the derived figures alone):
 
 A headline whose verdict is already `supported` or `contradicted` by a primary figure, a
 denied claim, or one about another MLPerf version than the row's is left as it is.
+
+The same rule judges a figure stored in a secondary document (a blog's "N tokens/s per GPU
+in MLPerf ..."): ``judge_with_derived`` is ``judge_stored`` followed by this step, for a
+figure that names its subject (a figure without one is never linked to a primary figure
+either). `claims check` reads the derived figures from the warehouse (``with_derived``);
+the report and `claims trace` from the loaded record (``Record.derived``), `claims serve`
+from the warehouse its checker reads. Every evidence figure that is a derived figure says
+so in ``Evidence.derived``.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from pipeline.checker import (SCOPED_FAMILIES, Checker, Evidence, Query, Verdict, names_subject)
+from pipeline.checker import (SCOPED_FAMILIES, Checker, Evidence, Query, Verdict, judge_stored,
+                              names_subject, query_from_claim)
 from pipeline.derived import NOT_OFFICIAL, DerivedFigure, derived_claim, load_derived
 from pipeline.model import Claim
 from pipeline.record import DocInfo, Record
 from pipeline.store import CLAIM_COLUMNS
 from pipeline.words import cite, fmt_number, scope_words
 
-__all__ = ["with_derived"]
+__all__ = ["with_derived", "with_derived_in", "judge_with_derived"]
 
 DERIVED_SCOPES = ("per_gpu", "per_node")
 _VERSION = re.compile(r"\bMLPerf(?:\s+Inference)?(?:\s+|-)v?(\d+(?:\.\d+)?)\b", re.I)
@@ -45,24 +54,80 @@ _MLPERF = re.compile(r"\bMLPerf\b", re.I)
 _NOUN = {"per_gpu": "per-GPU", "per_node": "per-node"}
 
 
+@dataclass
+class _Pool:
+    """The derived figures a headline may meet, with the per-system claims they were
+    derived from (by id) and those claims' documents (by id)."""
+
+    figures: list[DerivedFigure]
+    sources: dict[str, Claim]
+    docs: dict[str, DocInfo]
+
+
+def _asks(q: Query, verdict: Verdict) -> bool:
+    """Is this a verdict derived figures may settle: `unproven`, on a per-GPU or per-node
+    throughput figure that is neither denied nor a stated change?"""
+    f = q.figure
+    return not (verdict.verdict != "unproven" or f is None or q.negated or q.change is not None
+                or f.family not in SCOPED_FAMILIES or f.scope not in DERIVED_SCOPES)
+
+
 def with_derived(q: Query, verdict: Verdict, store) -> Verdict:
     """``verdict`` (the checker's answer to ``q``), settled by derived figures where it was
-    `unproven` and the headline is a per-GPU or per-node throughput figure."""
-    f = q.figure
-    if (verdict.verdict != "unproven" or f is None or q.negated or q.change is not None
-            or f.family not in SCOPED_FAMILIES or f.scope not in DERIVED_SCOPES):
+    `unproven` and the headline is a per-GPU or per-node throughput figure; the figures are
+    read from the warehouse ``store``."""
+    if not _asks(q, verdict):
         return verdict
+    f = q.figure
     figures = load_derived(store, scope=f.scope, family=f.family)
-    version = _version(q.text)
-    if version is not None:
-        figures = [d for d in figures if _version(f"MLPerf {d.version or ''}") in (None, version)]
     if not figures:
         return verdict
     sources = _sources(store, figures)
-    figures = [d for d in figures if d.claim_id in sources]
+    docs = _docs(store, {d.doc_id for d in figures if d.claim_id in sources})
+    return _settle(q, verdict, _Pool(figures, sources, docs))
+
+
+def with_derived_in(q: Query, verdict: Verdict, record: Record) -> Verdict:
+    """``with_derived`` over the derived figures of a loaded record (``Record.derived``: a
+    full load), for the report's and trace's checks, which judge against a loaded record."""
+    if not _asks(q, verdict):
+        return verdict
+    f = q.figure
+    figures = [d for ds in record.derived.values() for d in ds
+               if d.scope == f.scope and d.family == f.family]
+    sources = {d.claim_id: record.claims[d.claim_id] for d in figures
+               if d.claim_id in record.claims}
+    docs = {c.doc_id: record.docs[c.doc_id] for c in sources.values() if c.doc_id in record.docs}
+    return _settle(q, verdict, _Pool(figures, sources, docs))
+
+
+def judge_with_derived(checker, c: Claim) -> Verdict:
+    """The verdict on a stored figure outside primary documents: ``judge_stored``, then the
+    derived figures for a per-GPU or per-node figure it leaves `unproven` and that names its
+    subject. ``checker`` is a ``Checker`` over a loaded record (the figures are the
+    record's) or one that checks over the warehouse and holds it as ``store`` (`claims
+    serve`: read from there)."""
+    v = judge_stored(checker, c)
+    q = v.query if v.query is not None else \
+        query_from_claim(c, "".join(checker.record.quote(c)))
+    if q.figure is None or not names_subject(q.figure) or not _asks(q, v):
+        return v
+    store = getattr(checker, "store", None)
+    if store is not None:
+        return with_derived(q, v, store)
+    return with_derived_in(q, v, checker.record)
+
+
+def _settle(q: Query, verdict: Verdict, pool: _Pool) -> Verdict:
+    """The verdict on ``q`` given the derived figures of ``pool`` (see the module's doc)."""
+    figures = pool.figures
+    version = _version(q.text)
+    if version is not None:
+        figures = [d for d in figures if _version(f"MLPerf {d.version or ''}") in (None, version)]
+    figures = [d for d in figures if d.claim_id in pool.sources]
     if not figures:
         return verdict
-    docs = _docs(store, {d.doc_id for d in figures})
+    docs, sources = pool.docs, pool.sources
     ours = [d for d in figures if not d.mixed]
     whole = _DerivedRecord(docs, sources, figures)
     judged = _DerivedRecord(docs, sources, ours)
@@ -149,10 +214,8 @@ def _mark(ev: list[Evidence], rec: _DerivedRecord, relation: str | None = None) 
         d = rec.figure.get(e.id)
         if d is None:
             continue
-        rel = relation or e.relation
-        what = e.detail + "; " if e.detail else ""
-        out.append(replace(e, relation=rel, value=d.value, scope=d.scope,
-                           detail=f"{what}{d.text()}"))
+        out.append(replace(e, relation=relation or e.relation, value=d.value, scope=d.scope,
+                           derived=d.text()))
     return out
 
 
@@ -244,5 +307,5 @@ def _note_closest(q: Query, verdict: Verdict, rec: _DerivedRecord) -> Verdict:
     src = rec.source[cid]
     verdict.evidence.append(Evidence(src.id, d.path, src.page, src.surface, d.value, src.unit,
                                      d.scope, "context", src.start, src.end,
-                                     cite(rec.doc(src), src.page), d.text()))
+                                     cite(rec.doc(src), src.page), derived=d.text()))
     return verdict

@@ -19,7 +19,8 @@ what the warehouse holds and on the code that judges it, so it is kept:
   reading differs is not used.
 
 ``Judged`` is the one door: ``judge(checker, claim)`` returns the kept verdict or calls
-``judge_stored`` and keeps its answer. Report, trace and serve all go through it, so the
+``judge_with_derived`` (``judge_stored``, then the figures derived from MLPerf results for a
+per-GPU or per-node figure: ``pipeline.derived_check``) and keeps its answer. Report, trace and serve all go through it, so the
 judgement stays one function.
 """
 from __future__ import annotations
@@ -31,7 +32,8 @@ import threading
 from pathlib import Path
 from typing import Iterable
 
-from pipeline.checker import Evidence, Verdict, judge_stored, query_from_claim
+from pipeline.checker import Evidence, Verdict, query_from_claim
+from pipeline.derived_check import judge_with_derived
 from pipeline.model import Claim
 
 CACHE_ENV = "CLAIMS_CACHE_DIR"
@@ -114,14 +116,14 @@ class Judged:
             return None
 
     def judge(self, checker, c: Claim) -> Verdict:
-        """``judge_stored(checker, c)``, answered from what is kept when it can be."""
+        """``judge_with_derived(checker, c)``, answered from what is kept when it can be."""
         sentence = "".join(checker.record.quote(c))
         v = self.get(c, sentence)
         if v is not None:
             self.hits += 1
             return v
         self.misses += 1
-        v = judge_stored(checker, c)
+        v = judge_with_derived(checker, c)
         self.put({c.id: v})
         return v
 

@@ -109,7 +109,7 @@ def _phrase(ln: Link, me: str) -> str:
 
 def trace(claim_id: str, record: Record, checker=None, judged=None) -> Trace:
     """Everything the record says about one figure. ``checker`` judges a figure outside
-    primary documents (``judge_stored`` reads its ``record`` and calls its ``check``);
+    primary documents (``judge_with_derived`` reads its ``record`` and calls its ``check``);
     by default a ``Checker`` over ``record``, which must then hold every primary figure.
     A caller holding only part of the record (``claims serve``) passes one that checks
     against the warehouse. ``judged`` (``pipeline.judged.Judged``) holds the verdicts
@@ -222,4 +222,7 @@ def format_trace(t: Trace) -> str:
         for e in v.evidence:
             if getattr(e, "citation", ""):
                 lines.append(f"    {e.relation} {e.surface}, cited as {e.citation}")
+            if getattr(e, "derived", ""):      # a figure derived from the row, not published
+                lines.append(f"      {e.derived}" if e.citation
+                             else f"    {e.relation} {e.surface}, {e.derived}")
     return "\n".join(lines) + "\n"

@@ -95,7 +95,8 @@ def _bearing(e: "Evidence") -> str:
     text = f"{e.relation}: {e.surface}"
     if e.page:
         text += f" (p. {e.page})"
-    return text + (f"; {e.detail}" if e.detail else "")
+    return text + (f"; {e.detail}" if e.detail else "") \
+        + (f"; {e.derived}" if getattr(e, "derived", "") else "")
 
 
 def claim_review(headline: str, verdict: "Verdict", documents: Mapping[str, SourceDoc],

@@ -66,7 +66,9 @@ class DerivedView:
 @dataclass
 class SecondaryView:
     doc: DocInfo
-    unsourced: list[Fig]          # figures no primary document contains (verdict != supported)
+    # figures no primary document contains: not supported, or supported only by a figure
+    # derived from a result (per GPU from a per-system MLPerf row: pipeline.derived_check)
+    unsourced: list[Fig]
     sourced: list[Fig]
 
 
@@ -217,7 +219,9 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
                 continue
             f.verdict = judged[c.id]
             verdicts[f.verdict.verdict] += 1
-            (view.sourced if f.verdict.verdict == "supported" else view.unsourced).append(f)
+            contained = f.verdict.verdict == "supported" and \
+                not any(getattr(x, "derived", "") for x in f.verdict.evidence)
+            (view.sourced if contained else view.unsourced).append(f)
         secondary.append(view)
 
     for cv in clusters:         # checked figures carry their verdict in clusters too

@@ -421,7 +421,9 @@ def _evidence(v) -> str:
                     f'</span> {e(x.surface)} <code>{e(x.doc_path)} [{x.start}:{x.end}]</code>'
                     + (f' p. {x.page}' if x.page else "")
                     + (f' <span class="cite">cited as: {e(x.citation)}</span>'
-                       if getattr(x, "citation", "") else "") + '</li>' for x in v.evidence[:4])
+                       if getattr(x, "citation", "") else "")
+                    + (f' <span class="cite derived">{e(x.derived)}</span>'
+                       if getattr(x, "derived", "") else "") + '</li>' for x in v.evidence[:4])
     return f'<ul class="evidence">{items}</ul>'
 
 

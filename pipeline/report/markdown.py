@@ -24,9 +24,13 @@ def where(f: Fig) -> str:
 
 
 def evidence_lines(v) -> str:
-    """The verdict's evidence figures read from result files, each with its citation."""
-    return "".join(f"\n  - {esc(x.relation.replace('_', ' '))} {esc(x.surface)}, cited as: "
-                   f"{esc(x.citation)}" for x in v.evidence[:4] if getattr(x, "citation", ""))
+    """The verdict's evidence figures read from result files, each with its citation, and
+    the division of a figure derived from one (``derived: 52,061.6 / 4 accelerators ...``)."""
+    return "".join(f"\n  - {esc(x.relation.replace('_', ' '))} {esc(x.surface)}"
+                   + (f", cited as: {esc(x.citation)}" if getattr(x, "citation", "") else "")
+                   + (f" ({esc(x.derived)})" if getattr(x, "derived", "") else "")
+                   for x in v.evidence[:4]
+                   if getattr(x, "citation", "") or getattr(x, "derived", ""))
 
 
 def fig_line(f: Fig, with_doc: bool = True) -> str:

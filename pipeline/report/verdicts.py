@@ -21,7 +21,8 @@ import multiprocessing as mp
 from collections import defaultdict
 
 from pipeline.gcpause import freeze
-from pipeline.checker import COUNT_FAMILIES, Checker, Verdict, _unit_key, judge_stored
+from pipeline.checker import COUNT_FAMILIES, Checker, Verdict, _unit_key
+from pipeline.derived_check import judge_with_derived
 from pipeline.judged import Judged, judge_many
 from pipeline.model import Claim
 from pipeline.record import Record
@@ -58,7 +59,7 @@ _SHARED: dict = {}        # the record and checker a forked worker inherits
 
 def _judge_chunk(ids: list[str]) -> list[tuple[str, Verdict]]:
     record, checker = _SHARED["record"], _SHARED["checker"]
-    return [(k, judge_stored(checker, record.claims[k])) for k in ids]
+    return [(k, judge_with_derived(checker, record.claims[k])) for k in ids]
 
 
 class Judging:
@@ -87,9 +88,9 @@ class Judging:
             self._async = self._pool.map_async(_judge_chunk, chunks)
 
     def result(self) -> dict[str, Verdict]:
-        """Verdict of each claim (``judge_stored``), by claim id, in the claims' order."""
+        """Verdict of each claim (``judge_with_derived``), by claim id, in the claims' order."""
         if self._async is None:
-            out = {k: judge_stored(self.checker, self.record.claims[k]) for k in self.todo}
+            out = {k: judge_with_derived(self.checker, self.record.claims[k]) for k in self.todo}
         else:
             try:
                 out = {}
@@ -108,6 +109,6 @@ class Judging:
 
 def judge_all(record: Record, claims: list[Claim], workers: int = 1,
               judged: Judged | None = None) -> dict[str, Verdict]:
-    """Verdict of each claim (``judge_stored``), by claim id, in one or more processes
+    """Verdict of each claim (``judge_with_derived``), by claim id, in one or more processes
     (``judged``: the verdicts kept for this warehouse state; by default the record's)."""
     return Judging(record, claims, workers, judged).result()

@@ -59,6 +59,7 @@ def _url(path: str, params: dict[str, Any] | None = None) -> str:
 
 
 def _environment() -> Environment:
+    from pipeline.derived import DerivedFigure
     from pipeline.output import scalar
     from pipeline.words import fmt_number, safe_url, scope_words
 
@@ -68,7 +69,8 @@ def _environment() -> Environment:
     env.globals.update(url=_url, quote=split_quote, safe_url=safe_url, facets=queries.FACETS)
     env.filters.update(number=fmt_number, scope=scope_words,
                        cell=lambda v: "NULL" if v is None else scalar(v),
-                       thousands=lambda n: f"{n:,}")
+                       thousands=lambda n: f"{n:,}",
+                       derived=lambda row: DerivedFigure.from_row(row).text())
     return env
 
 

@@ -13,8 +13,9 @@ warehouse, so ``record_around`` loads only what those functions look at for one 
 
 Anything outside that set is something ``trace`` and ``claim_story`` never read for this
 claim, so they give what they give on the whole record. The verdict on a figure outside
-primary documents is the one ``judge_stored`` gives, with the candidate primary figures
-chosen in SQL (``check_query``, as `claims check` does) instead of all loaded.
+primary documents is the one ``judge_with_derived`` gives, with the candidate primary figures
+chosen in SQL (``check_query``, as `claims check` does) instead of all loaded, and the
+derived figures read from the warehouse (``store``).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from pipeline.citation import Citations
+from pipeline.derived import by_claim, load_derived
 from pipeline.check import Query, Verdict, check_loaded
 from pipeline.model import Claim, Link
 from pipeline.record import _DOC_COLS, DocInfo, Record, _date
@@ -96,14 +98,18 @@ def record_around(store: Store, claim_id: str) -> tuple[str, Record]:
         doc.text = con.execute("SELECT text FROM documents WHERE id = ?", [doc.id]).fetchone()[0]
     rec._infer_missing_roles(store, all_claims=False)
     rec.citations = Citations.load(store, {c.doc_id for c in rec.claims.values()})
+    # the per-GPU / per-node figures derived from the traced figure, when it is an MLPerf
+    # result (shown as derived beside it, as `claims trace` does)
+    rec.derived = by_claim(load_derived(store, claim_ids=[cid]))
     return cid, rec
 
 
 @dataclass
 class WarehouseChecker:
-    """What ``judge_stored`` needs of a checker: the record (the quote and findings of the
+    """What ``judge_with_derived`` needs of a checker: the record (the quote and findings of the
     figure judged) and ``check``, answered over the warehouse by ``check_query`` (the
-    candidate figures chosen in SQL) rather than by comparing every primary figure loaded."""
+    candidate figures chosen in SQL) rather than by comparing every primary figure loaded;
+    ``store`` is also where the figures derived from MLPerf results are read."""
 
     record: Record
     store: Store

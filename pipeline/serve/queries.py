@@ -245,6 +245,7 @@ class ViewPage:
     title: str
     order: str
     about: str
+    where: str = ""       # rows of the view left out of the page (an SQL condition)
 
 
 VIEWS: dict[str, ViewPage] = {v.name: v for v in (
@@ -258,14 +259,26 @@ VIEWS: dict[str, ViewPage] = {v.name: v for v in (
              "The same subject and a consistent number, but another family, denominator or "
              "unit: the metric drifted between sources."),
     ViewPage("derived", "derived_checks", "Derived checks", "path, claim_id, operand_a",
-             "Ratios and percentages checked against the two figures they are computed from."),
+             "Ratios and percentages checked against the two figures they are computed from. "
+             "Per-GPU and per-node figures derived from MLPerf results are under Derived "
+             "figures."),
+    ViewPage("derived_figures", "derived_figures", "Derived figures",
+             "path, result_id, benchmark, scenario, scope, claim_id",
+             "Per-GPU and per-node figures derived from MLPerf Inference results: each "
+             "per-system result divided by its accelerators (a# x Nodes) or its nodes. MLPerf "
+             "publishes results per system only, so none of these is an official MLPerf "
+             "result; `claims check`, the report and the traces use them only to judge a "
+             "per-GPU or per-node figure, and say so. A division by one (a one-node "
+             "system's per-node figure) is the result itself and is left out.",
+             where="divisor > 1"),
 )}
 
 
 def view_page(cur, view: ViewPage, page: int, size: int = PAGE_SIZE
               ) -> tuple[int, list[dict[str, Any]]]:
-    total = cur.execute(f"SELECT count(*) FROM {view.view}").fetchone()[0]
-    res = cur.execute(f"SELECT * FROM {view.view} ORDER BY {view.order} "
+    where = f" WHERE {view.where}" if view.where else ""
+    total = cur.execute(f"SELECT count(*) FROM {view.view}{where}").fetchone()[0]
+    res = cur.execute(f"SELECT * FROM {view.view}{where} ORDER BY {view.order} "
                       f"LIMIT {size} OFFSET {(page - 1) * size}")
     columns = [d[0] for d in res.description]
     return total, [dict(zip(columns, r)) for r in res.fetchall()]
