@@ -8,6 +8,7 @@ Ctrl-C. Real DuckDB files; the CLI runs in a subprocess.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -205,12 +206,26 @@ def test_sql_time_limit_stops_a_long_query(small_db, run_cli, tmp_path):
         "0: no limit)"]
 
 
+def _threads(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:         # no /proc (not Linux): fall back to waiting
+        time.sleep(2.0)
+        return 99
+
+
 def test_ctrl_c_stops_a_running_query(small_db, tmp_path):
     proc = subprocess.Popen([*claims_command(), "sql", HEAVY, "--db", str(small_db)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:
-        time.sleep(2.0)                 # the interpreter has started and the query runs
+        # the query runs once DuckDB's worker threads are up (a signal sent while the
+        # interpreter still imports would test Python's start-up, not the query); on a loaded
+        # machine that takes longer than any fixed sleep
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None and _threads(proc.pid) < 3:
+            time.sleep(0.1)
+        time.sleep(0.5)
         assert proc.poll() is None
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
