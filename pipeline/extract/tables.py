@@ -240,8 +240,11 @@ def setting_values(field: str, header: str, text: str) -> dict:
     n = number(t)
     if n is None:
         return {}
+    if field in ("hw_count", "concurrency", "batch_size") and not n.is_integer():
+        # a count set for a run is whole: "Concurrency: 1418.05" is the mean a tool measured
+        return {}
     if field == "hw_count":
-        return {"hw_count": int(n)} if n.is_integer() else {}
+        return {"hw_count": int(n)}
     return {field: n}
 
 

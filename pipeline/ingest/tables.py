@@ -421,7 +421,8 @@ _COLSPAN_RE = re.compile(r"colspan\s*=\s*[\"']?(\d+)", re.I)
 _LEAD_TAG_RE = re.compile(r"\s*(?:<[^>]*>\s*)*")
 _TRAIL_TAG_RE = re.compile(r"(?:\s*<[^>]*>)*\s*$")
 _SCATTERED_RE = re.compile(r"(?:^|\s)\S(?:\s\S){3,}(?:\s|$)")
-_BLOCK_TAG_RE = re.compile(r"<(?:li|ul|ol|p|div|table|h\d)\b", re.I)
+# a cell holding a list, a paragraph, a nested table or a code block (a fence, ``<pre>``)
+_BLOCK_TAG_RE = re.compile(r"<(?:li|ul|ol|p|div|table|h\d|pre)\b|^[ \t]*(?:```|~~~)", re.I | re.M)
 MAX_SOURCE_TABLE = 200_000   # characters of one HTML table read at most
 
 
@@ -469,7 +470,8 @@ def html_source_tables(text: str) -> list[Table]:
             if cells:
                 in_head = any(hs <= tr.start() < he for hs, he in heads)
                 rows.append((in_head or all_th, Row(tr.start(), tr.end(), cells)))
-        # a layout table (lists and paragraphs in its cells) holds prose, not data
+        # a layout table (lists, paragraphs or code blocks in its cells) holds prose or
+        # printed output, not data: the readers of those read its cells' text
         if len(rows) < 2 or any(_BLOCK_TAG_RE.search(c.text) for _, r in rows for c in r.cells):
             continue
         header_rows = [r for h, r in rows if h] or [rows[0][1]]
@@ -491,27 +493,43 @@ def html_source_tables(text: str) -> list[Table]:
 _KV_BODY = (r"(?P<line>[ \t]*(?P<key>[A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+"
             r"(?P<value>[~<>]?\d[\d,]*(?:\.\d+)?(?:[ \t]*[A-Za-z%/]{1,10})?)[ \t]*)(?=\n|$)")
 _KV_LINE_RE = re.compile(_KV_BODY)
+# a line of the same printout whose value is words ("Backend:  sglang-oai", "Max request
+# concurrency:  not set", "Model:  Llama-3.1-8B"): part of the block, never one of its figures
+_KV_WORDS_RE = re.compile(r"(?P<line>[ \t]*(?P<key>[A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+"
+                          r"(?P<value>[A-Za-z][^\n]{0,79}?)[ \t]*)(?=\n|$)")
 MIN_KV_LINES = 3
+
+
+def _kv_caption(text: str, start: int) -> str:
+    """A printout's banner just above the block ("===== Serving Benchmark Result =====")
+    is its caption; else the line above, as for any table."""
+    above = text[max(0, start - 400):start].rstrip("\n").rsplit("\n", 1)[-1]
+    title = _RULE_TITLE_RE.fullmatch(above.strip())
+    return title.group(1).strip() if title else caption_above(text, start)
 
 
 def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> list[Table]:
     """Blocks of three or more consecutive "Metric (unit):   value" lines, as benchmark
     tools print their results: a table of one value column whose row labels name the
-    metric (the extractor reads it on its side, like any transposed table)."""
+    metric (the extractor reads it on its side, like any transposed table). Lines of the
+    same printout whose value is words ("Backend: sglang-oai") keep the block whole and are
+    rows too (a setting "not set" is no condition); they do not count towards the three."""
     skip = skip or []
     tables: list[Table] = []
-    block: list[re.Match] = []
+    block: list[tuple[re.Match, bool]] = []   # (line, has a number)
     sections: dict[int, str] = {}   # line start -> the rule's title above it
 
     def flush() -> None:
-        if len(block) >= MIN_KV_LINES:
+        while block and not block[-1][1]:   # words after the last figure: no part of it
+            block.pop()
+        if sum(1 for _, numeric in block if numeric) >= MIN_KV_LINES:
             rows = [Row(m.start("line"), m.end("line"), [Cell(m.start("key"), m.end("key"), 0, m.group("key")),
                                                          Cell(m.start("value"), m.end("value"), 1, m.group("value"))],
                         section=sections.get(m.start("line")))
-                    for m in block]
-            start = block[0].start("line")
-            tables.append(Table(start=start, end=block[-1].end("line"), header=["", ""], rows=rows,
-                                caption=caption_above(text, start), context=context_before(text, start),
+                    for m, _ in block]
+            start = block[0][0].start("line")
+            tables.append(Table(start=start, end=block[-1][0].end("line"), header=["", ""], rows=rows,
+                                caption=_kv_caption(text, start), context=context_before(text, start),
                                 source="key-value"))
         block.clear()
 
@@ -519,6 +537,9 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
     section: str | None = None
     for ls, le in _lines_with(text, (":",), 0, len(text)):
         m = _KV_LINE_RE.match(text, ls, le)
+        numeric = m is not None and m.end("line") == le
+        if not numeric:
+            m = _KV_WORDS_RE.match(text, ls, le)
         if m is None or m.end("line") != le or any(s < le and ls < e for s, e in skip):
             continue
         if ls != prev_end + 1:
@@ -533,7 +554,7 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
                 section = titles[-1] if titles else section
         if section:
             sections[ls] = section
-        block.append(m)
+        block.append((m, numeric))
         prev_end = le
     flush()
     return tables
