@@ -41,8 +41,13 @@ def _claim_id(doc_id: str, start: int, end: int) -> str:
     return hashlib.sha1(f"{doc_id}:{start}:{end}".encode()).hexdigest()[:16]
 
 
-# a fenced block is a tool's printed results when this many of its lines name a unit
+# a fenced block is a tool's printed results when this many of its lines name a unit; a
+# table drawn with box characters is a tool's output whatever it holds (nobody writes code
+# in boxes): one measured quantity with its unit is enough
 MIN_PRINTED_METRICS = 3
+MIN_BOXED_METRICS = 1
+# a rate's unit without its counted thing: "(per sec)", "(per second)", "(/s)"
+PER_SECOND_RE = re.compile(r"(?i)[(\[]\s*(?:per\s+|/\s*)s(?:ec(?:ond)?)?\s*[)\]]")
 # a row label that is a statistic and nothing else: "avg", "P99", "Median (ms)", "p90 %"
 STAT_LABEL_RE = re.compile(r"(?i)\W*(?:avg|ave|mean|average|median|p\d{1,2}(?:\.\d)?|\d{2}(?:th)?\s*%|"
                            r"\d{2}th\s+percentile|min(?:imum)?|max(?:imum)?|std)\W*(?:\([^)]{0,12}\))?\W*")
@@ -143,20 +148,28 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         (ms):  33.71"): what a benchmark tool printed, read even inside a code fence. A
         configuration file's "max_tokens: 512" names no unit and stays code. A table a
         tool drew with box characters ("┃ Time to first token (ms) ┃ 13.68 ┃") is read the
-        same way: its header and row labels must name measured quantities."""
+        same way, once its header or row labels name one measured quantity."""
         out = []
         for t in self.tables.tables:
             if t.source not in ("key-value", "box") or not self.masks.global_masks.covers(t.start, t.start + 1):
                 continue
             # read on its side by now (prepare_tables): the keys are the header
             keys = t.header + [r.cells[0].text for r in t.rows if r.cells]
-            measured = sum(1 for k in keys if (hit := self._header_unit(k)) is not None
-                           and hit.entry.family not in ("tokens", "parameters"))
-            if measured >= MIN_PRINTED_METRICS:
+            measured = sum(1 for k in keys if self._names_measure(k))
+            if measured >= (MIN_BOXED_METRICS if t.source == "box" else MIN_PRINTED_METRICS):
                 out.append((t.start, t.end))
         if "```" in self.text:
             out += [span for span in notclaims.output_blocks(self.text) if self._prints_measures(*span)]
         return out
+
+    def _names_measure(self, key: str) -> bool:
+        """Does a printed key name a measured quantity with its unit: "Mean TTFT (ms)",
+        or a rate written "(per sec)" after a throughput's words ("Request throughput
+        (per sec)", as GenAI-Perf prints it)?"""
+        hit = self._header_unit(key)
+        if hit is not None:
+            return hit.entry.family not in ("tokens", "parameters")
+        return bool(PER_SECOND_RE.search(key)) and self.typer.column(key).family in ("token_throughput", "request_throughput")
 
     def _prints_measures(self, start: int, end: int) -> bool:
         """Does a block of "Label: value" lines print a measured figure with its unit

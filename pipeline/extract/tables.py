@@ -202,6 +202,10 @@ def number(text: str) -> float | None:
     return val * 1000 if m.group(2) else val
 
 
+# settings that count things, and a number written with a fraction ("853.40", not "1.5k")
+_COUNT_FIELDS = frozenset({"isl_osl", "isl", "osl", "concurrency", "batch_size", "hw_count"})
+_FRACTION_RE = re.compile(r"\d\.\d+\s*$")
+
 # tensor, pipeline and data parallel degrees past a rack's GPUs are some other number
 MAX_PARALLEL_DEGREE = 72
 
@@ -215,6 +219,10 @@ def setting_values(field: str, header: str, text: str) -> dict:
     """The Claim fields a setting cell fills: {"concurrency": 64.0}, {"isl": 1024.0,
     "osl": 128.0} from "1024/128", {"parallelism": "TP8"}."""
     t = clean(text)
+    if field in _COUNT_FIELDS and _FRACTION_RE.search(t):
+        # a count set for a run is whole: "Concurrency: 1418.05" or an output length of
+        # "1,025.00" is what a tool measured (a mean, a percentile), not a setting
+        return {}
     if field == "isl_osl":
         m = _ISL_OSL_CELL_RE.match(t)
         if m:
@@ -239,9 +247,6 @@ def setting_values(field: str, header: str, text: str) -> dict:
         return {"workload": f"MLPerf {name}"} if name else {}
     n = number(t)
     if n is None:
-        return {}
-    if field in ("hw_count", "concurrency", "batch_size") and not n.is_integer():
-        # a count set for a run is whole: "Concurrency: 1418.05" is the mean a tool measured
         return {}
     if field == "hw_count":
         return {"hw_count": int(n)}
