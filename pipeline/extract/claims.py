@@ -27,7 +27,7 @@ from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
-    cell_column, clean, find_tables, HeaderTyper, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
+    cell_column, clean, find_tables, HeaderTyper, STAT_LABEL_RE, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
 )
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
@@ -48,9 +48,6 @@ MIN_PRINTED_METRICS = 3
 MIN_BOXED_METRICS = 1
 # a rate's unit without its counted thing: "(per sec)", "(per second)", "(/s)"
 PER_SECOND_RE = re.compile(r"(?i)[(\[]\s*(?:per\s+|/\s*)s(?:ec(?:ond)?)?\s*[)\]]")
-# a row label that is a statistic and nothing else: "avg", "P99", "Median (ms)", "p90 %"
-STAT_LABEL_RE = re.compile(r"(?i)\W*(?:avg|ave|mean|average|median|p\d{1,2}(?:\.\d)?|\d{2}(?:th)?\s*%|"
-                           r"\d{2}th\s+percentile|min(?:imum)?|max(?:imum)?|std)\W*(?:\([^)]{0,12}\))?\W*")
 
 
 # figures of a run in a table (rates, times, their ratios) take the one model or hardware a
@@ -155,8 +152,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 continue
             # read on its side by now (prepare_tables): the keys are the header
             keys = t.header + [r.cells[0].text for r in t.rows if r.cells]
+            keys = [k for k in keys if k.strip() and cell_number(k) is None]
             measured = sum(1 for k in keys if self._names_measure(k))
-            if measured >= (MIN_BOXED_METRICS if t.source == "box" else MIN_PRINTED_METRICS):
+            # (a block shorter than three lines, under a drawn table, names one in each line)
+            need = MIN_BOXED_METRICS if t.source == "box" else min(MIN_PRINTED_METRICS, len(keys) or 1)
+            if measured >= need:
                 out.append((t.start, t.end))
         if "```" in self.text:
             out += [span for span in notclaims.output_blocks(self.text) if self._prints_measures(*span)]

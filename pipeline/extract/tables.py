@@ -33,7 +33,7 @@ from pipeline.model import Cell, Row, Table
 from pipeline.vocab.loader import load_raw
 
 __all__ = ["Cell", "Row", "Table", "clean", "find_tables", "TableIndex", "Column", "HeaderTyper",
-           "prepare_tables", "setting_values"]
+           "prepare_tables", "setting_values", "STAT_LABEL_RE"]
 
 _NUM_RE = re.compile(r"(\d+(?:[.,]\d+)*)\s*([kK])?")
 _MEASURED = ("token_throughput", "request_throughput", "latency", "memory", "bandwidth", "compute",
@@ -45,6 +45,9 @@ _GENERIC_FIRST_RE = re.compile(r"(?i)^\s*(?:metrics?|measure(?:ment)?s?|results?
 _DIGIT_RE = re.compile(r"\d")
 _BENCH_CORNER_RE = re.compile(r"(?i)\b(?:benchmarks?|tasks?|datasets?|evals?|evaluations?)\b")
 MAX_METRIC_LABEL = 60
+# a label that is a statistic and nothing else: "avg", "P99", "Median (ms)", "p90 %"
+STAT_LABEL_RE = re.compile(r"(?i)\W*(?:avg|ave|mean|average|median|p\d{1,2}(?:\.\d)?|\d{2}(?:th)?\s*%|"
+                           r"\d{2}th\s+percentile|min(?:imum)?|max(?:imum)?|std)\W*(?:\([^)]{0,12}\))?\W*")
 _PERCENTILE_RE = re.compile(r"(?<![\d.])(\d{2})(?:th)?\s*%")
 _TOTAL_WORD_RE = re.compile(r"(?i)\b(?:aggregate|overall|system[- ]wide|cluster[- ]wide|sum)\b")
 
@@ -319,6 +322,11 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
         return False
     typed = [typer.column(x).kind for x in firsts if x and len(x) <= MAX_METRIC_LABEL]
     figures = sum(1 for k in typed if k in ("figure", "quality"))
+    # columns that are all statistics ("avg | min | max | p99"): metrics down the side,
+    # however few
+    heads = [h for h in t.header[lab + 1:] if h.strip()]
+    if heads and figures and all(STAT_LABEL_RE.fullmatch(h) for h in heads):
+        return figures * 2 >= len(t.rows)
     return figures >= 2 and figures * 2 >= len(t.rows)
 
 

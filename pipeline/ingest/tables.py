@@ -28,6 +28,7 @@ _SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _STRIP_RE = re.compile(r"<[^>]+>|\*\*|__|`")
 _DIGIT_RE = re.compile(r"\d")
 _HEADING_RE = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+(.+)$")
+_WORD_RE = re.compile(r"\w")
 _GAP_RE = re.compile(r"\t+| {2,}")
 _LETTER_RE = re.compile(r"[A-Za-z]")
 _NUMBER_RE = re.compile(r"[~<>]?[\d.,]+\s*[%xX]?")
@@ -46,10 +47,11 @@ def clean(cell_text: str) -> str:
 
 # ---------------------------------------------------------------------- shared helpers
 def caption_above(text: str, table_start: int) -> str:
-    """The nearest non-empty line within three lines above the table."""
+    """The nearest line with words within three lines above the table (a drawn border
+    or a fence is no caption: "LLM Metrics" above "┏━━┳━━┓" is)."""
     before = text[max(0, table_start - 600): table_start].rstrip("\n").split("\n")
     for line in reversed(before[-3:]):
-        if line.strip():
+        if _WORD_RE.search(line):
             return clean(line.lstrip("#").strip())
     return ""
 
@@ -505,7 +507,22 @@ def _kv_caption(text: str, start: int) -> str:
     is its caption; else the line above, as for any table."""
     above = text[max(0, start - 400):start].rstrip("\n").rsplit("\n", 1)[-1]
     title = _RULE_TITLE_RE.fullmatch(above.strip())
-    return title.group(1).strip() if title else caption_above(text, start)
+    if title:
+        return title.group(1).strip()
+    # under a drawn table the lines above are that table's, no caption of these
+    return "" if _BOX_BOTTOM_RE.fullmatch(above) else caption_above(text, start)
+
+
+# the bottom border of a table drawn with box characters ("└──┴──┘", "╰──╯", "╚══╝")
+_BOX_BOTTOM_RE = re.compile(r"[ \t]*[└╰╚┗╘╙┕┖][─━═┄┅┈┉╌╍┴┵┶┷┸┹┺┻╧╨╩]*[┘╯╝┛╛╜┙┚][ \t]*")
+
+
+def _kv_needed(text: str, start: int) -> int:
+    """How many lines with a figure make a block: three, or one right under a drawn
+    table, where the tool goes on printing its results ("Request throughput (per sec):
+    6.38" under GenAI-Perf's table)."""
+    above = text.rfind("\n", 0, max(0, start - 1)) + 1
+    return 1 if start and _BOX_BOTTOM_RE.fullmatch(text, above, start - 1) else MIN_KV_LINES
 
 
 def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> list[Table]:
@@ -522,7 +539,7 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
     def flush() -> None:
         while block and not block[-1][1]:   # words after the last figure: no part of it
             block.pop()
-        if sum(1 for _, numeric in block if numeric) >= MIN_KV_LINES:
+        if block and sum(1 for _, numeric in block if numeric) >= _kv_needed(text, block[0][0].start("line")):
             rows = [Row(m.start("line"), m.end("line"), [Cell(m.start("key"), m.end("key"), 0, m.group("key")),
                                                          Cell(m.start("value"), m.end("value"), 1, m.group("value"))],
                         section=sections.get(m.start("line")))
@@ -572,13 +589,19 @@ _BOX_RULES = "─━═┄┅┈┉╌╍"
 _BOX_JOINS = "┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋╒╓╔╕╖╗╘╙╚╛╜╝╞╟╠╡╢╣╤╥╦╧╨╩╪╫╬╭╮╯╰"
 _BOX_MAP = str.maketrans({**{c: "|" for c in _BOX_WALLS + _BOX_JOINS}, **{c: "-" for c in _BOX_RULES}})
 _BOX_RE = re.compile("[" + _BOX_WALLS + "][^\n]*[" + _BOX_WALLS + "]")
+# a top or bottom border ("┏━━┳━━┓", "└──┴──┘", "╭──╮"): in a pipe table's lines it would
+# read as a separator, and make the row above it a header
+_BOX_EDGE_RE = re.compile("(?m)^[ \t]*[┌┍┎┏╒╓╔╭└┕┖┗╘╙╚╰][" + _BOX_RULES + _BOX_JOINS + "]*[ \t]*$")
 
 
 def box_tables(text: str) -> list[Table]:
-    """Tables drawn with box characters, read as the pipe tables they draw (same offsets)."""
+    """Tables drawn with box characters, read as the pipe tables they draw (same offsets):
+    walls and joins become pipes, rules dashes, and the top and bottom borders blanks,
+    which end the table as the lines around a pipe table do."""
     if not _BOX_RE.search(text):
         return []
-    return _redrawn_tables(text, text.translate(_BOX_MAP), "box")
+    plain = _BOX_EDGE_RE.sub(lambda m: " " * len(m.group(0)), text).translate(_BOX_MAP)
+    return _redrawn_tables(text, plain, "box")
 
 
 def _redrawn_tables(text: str, plain: str, source: str) -> list[Table]:
