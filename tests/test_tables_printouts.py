@@ -248,3 +248,38 @@ def test_a_count_setting_written_with_a_fraction_is_a_measured_mean():
     assert setting_values("isl_osl", "ISL/OSL", "1,024.00") == {}
     assert setting_values("isl_osl", "ISL/OSL", "1024/128") == {"isl": 1024.0, "osl": 128.0}
     assert setting_values("isl", "ISL", "1.5k") == {"isl": 1500.0}
+
+
+WRAPPED = """\
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┓
+┃                Statistic ┃      avg ┃      p99 ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━┩
+│ Time to first token (ms) │    33.10 │    80.52 │
+│  Output Token Throughput │ 1,204.77 │      N/A │
+│             (tokens/sec) │          │          │
+│     Request Latency (ms) │   640.02 │ 1,310.09 │
+└──────────────────────────┴──────────┴──────────┘
+"""
+
+WRAPPED_HEADER = """\
+┏━━━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━┓
+┃             ┃ Output       ┃     Time to ┃
+┃ Model       ┃ throughput   ┃ first token ┃
+┃             ┃ (tok/s)      ┃        (ms) ┃
+┡━━━━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━┩
+│ Qwen2.5-7B  │ 2,310.50     │       45.30 │
+│ Llama-3.1-8B│ 2,101.20     │       51.75 │
+└─────────────┴──────────────┴─────────────┘
+"""
+
+
+def test_a_box_table_wrapped_over_lines_reads_as_the_unwrapped_one():
+    wide = WRAPPED.replace("│  Output Token Throughput │", "│Output Token Throughput (tokens/sec)│")
+    wide = "\n".join(x for x in wide.splitlines() if "(tokens/sec) │          │" not in x) + "\n"
+    got = {(c.surface, c.family, c.unit, c.statistic, c.phase) for c in _claims(f"```\n{WRAPPED}```\n")}
+    assert got == {(c.surface, c.family, c.unit, c.statistic, c.phase) for c in _claims(f"```\n{wide}```\n")}
+    assert ("1,204.77", "token_throughput", "tokens/s", "mean", None) in got
+    # a header wrapped over three lines is one header per column
+    rows = {(c.surface, c.family, c.model, c.phase) for c in _claims(f"```\n{WRAPPED_HEADER}```\n")}
+    assert {("2,310.50", "token_throughput", "Qwen2.5-7B", None), ("45.30", "latency", "Qwen2.5-7B", "ttft"),
+            ("51.75", "latency", "Llama 3.1 8B", "ttft")} <= rows

@@ -273,8 +273,8 @@ def _transpose(t: Table) -> Table:
     ncols = max([len(t.header)] + [c.col + 1 for r in t.rows for c in r.cells])
     labels = {}
     for r in t.rows:
-        first = next((c for c in r.cells if c.col == lab), None)
-        labels[id(r)] = clean(first.text) if first is not None else ""
+        # a label a console tool wrapped over two lines is two cells of its column
+        labels[id(r)] = " ".join(x for x in (clean(c.text) for c in r.cells if c.col == lab) if x)
     header = [t.column_header(lab)] + [labels[id(r)] for r in t.rows]
     head_cells: dict[int, list[Cell]] = {}
     for hr in t.header_rows:

@@ -93,14 +93,15 @@ def context_before(text: str, table_start: int) -> str:
     return " ".join(x for x in (heading, para, *setup) if x)
 
 
-def join_header(rows: list[list[str]], ncols: int) -> list[str]:
+def join_header(rows: list[list[str]], ncols: int, spanning: bool = True) -> list[str]:
     """One text per column from one or more header rows (top to bottom). An empty cell of
     an upper row right of a filled one, under which a lower row has text, is a spanning
-    cell's continuation and takes its text ("Throughput | |" over "per user | per GPU")."""
+    cell's continuation and takes its text ("Throughput | |" over "per user | per GPU");
+    not when the rows are one header wrapped over lines (``spanning=False``)."""
     filled: list[list[str]] = []
     for i, cells in enumerate(rows):
         cells = list(cells) + [""] * (ncols - len(cells))
-        if i < len(rows) - 1:
+        if spanning and i < len(rows) - 1:
             last = ""
             for j in range(ncols):
                 if cells[j]:
@@ -146,13 +147,17 @@ def _texts(cells: list[Cell]) -> list[str]:
     return [clean(c.text) for c in cells]
 
 
-def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table]:
-    """Every pipe table in ``text[start:end]``."""
+def pipe_tables(text: str, start: int = 0, end: int | None = None, wrapped: bool = False) -> list[Table]:
+    """Every pipe table in ``text[start:end]``. ``wrapped``: the table was drawn by a
+    terminal tool that wraps long cells over lines (``box_tables``): lines of header
+    above the separator are one header, and a body line without a number and with an
+    empty cell goes on the row above (its cells join that row's, each with its span)."""
     end = len(text) if end is None else end
     lines = list(_line_spans(text, start, end))
     tables: list[Table] = []
     i = 0
     n = len(lines)
+    floor = 0   # lines before this belong to the table above
     while i < n - 1:
         hs, he = lines[i]
         ss, se = lines[i + 1]
@@ -167,6 +172,13 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
                and not _SEP_RE.match(text[lines[j][0]:lines[j][1]])):
             head_lines.append(lines[j])
             j += 2
+        if wrapped:
+            k = i
+            while (k > floor and len(head_lines) < MAX_HEADER_ROWS and not text[lines[k - 1][1]:lines[k][0]].strip()
+                   and not _SEP_RE.match(text[lines[k - 1][0]:lines[k - 1][1]])):
+                k -= 1
+                head_lines.insert(0, lines[k])
+            hs = head_lines[0][0]
         header_rows = [Row(a, b, pipe_cells(text, a, b)) for a, b in head_lines]
         caption = ""
         # a first "header" row with one filled cell above another header row is a caption
@@ -193,7 +205,7 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
             else:
                 break
         ncols = max(len(r.cells) for r in header_rows)
-        header = join_header([_texts(r.cells) for r in header_rows], ncols)
+        header = join_header([_texts(r.cells) for r in header_rows], ncols, spanning=not wrapped)
         table = Table(start=hs, end=prev_end, header=header, header_rows=header_rows,
                       caption=caption or caption_above(text, hs), context=context_before(text, hs),
                       source="pipe")
@@ -206,7 +218,11 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
                 continue
             cells = pipe_cells(text, rs, re_)
             filled = [c for c in cells if clean(c.text)]
-            if len(filled) == 1 and len(header) > 2 and filled[0].col == 0:
+            if (wrapped and table.rows and filled and len(filled) < len(cells)
+                    and not _DIGIT_RE.search(text, rs, re_)):
+                table.rows[-1].cells.extend(filled)   # a wrapped row's next line
+                table.rows[-1].end = re_
+            elif len(filled) == 1 and len(header) > 2 and filled[0].col == 0:
                 section = clean(filled[0].text)
             else:
                 table.rows.append(Row(rs, re_, cells, section))
@@ -214,7 +230,7 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
             prev_end = re_
             j += 1
         tables.append(table)
-        i = j
+        i = floor = j
     return tables
 
 
@@ -608,7 +624,7 @@ def _redrawn_tables(text: str, plain: str, source: str) -> list[Table]:
     """The pipe tables of ``plain``, a copy of ``text`` with a drawing's characters
     rewritten as a pipe table's (same length, so every span holds in ``text``), with their
     caption and context read from ``text``."""
-    tables = pipe_tables(plain)
+    tables = pipe_tables(plain, wrapped=source == "box")
     for t in tables:
         t.caption = caption_above(text, t.start)
         t.context = context_before(text, t.start)
