@@ -283,3 +283,20 @@ def test_a_box_table_wrapped_over_lines_reads_as_the_unwrapped_one():
     rows = {(c.surface, c.family, c.model, c.phase) for c in _claims(f"```\n{WRAPPED_HEADER}```\n")}
     assert {("2,310.50", "token_throughput", "Qwen2.5-7B", None), ("45.30", "latency", "Qwen2.5-7B", "ttft"),
             ("51.75", "latency", "Llama 3.1 8B", "ttft")} <= rows
+
+
+def test_figures_printed_to_four_places_and_e2el_labels():
+    block = ("===========================================================\n"
+             "= PERFORMANCE OVERVIEW\n"
+             "===========================================================\n"
+             "Request Throughput (req/sec):                     12.4307\n"
+             "Per User Output Throughput (tokens/sec/user):     37.1150\n"
+             "Per GPU Output Throughput (tokens/sec/gpu):       1590.1200\n"
+             "Mean E2EL (ms):                                   5120.4400\n"
+             "P99 E2EL (ms):                                    7702.9100\n")
+    got = {(c.surface, c.family, c.scope, c.statistic, c.phase) for c in _claims(f"```\n{block}```\n")}
+    assert {("12.4307", "request_throughput", None, None, None), ("37.1150", "token_throughput", "per_user", None, None),
+            ("1590.1200", "token_throughput", "per_gpu", None, None), ("5120.4400", "latency", None, "mean", "e2e"),
+            ("7702.9100", "latency", None, "p99", "e2e")} <= got
+    # a month and year is still no figure
+    assert _claims("Released 12.2024 with a latency of 40 ms.")[0].surface == "40 ms"

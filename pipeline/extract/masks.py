@@ -34,7 +34,9 @@ _LOCAL_PATTERNS = [
     # dates
     rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTHS}(?:,?\s+\d{{4}})?",
     rf"\b{_MONTHS},?\s+'?\d{{2,4}}\b", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?",
-    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\bQ[1-4]\s?[/']?\s?\d{2,4}\b", r"\b\d{2}\.\d{4}\b",
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\bQ[1-4]\s?[/']?\s?\d{2,4}\b",
+    # a month and year ("12.2024"), not a figure printed to four places ("21.1402")
+    r"\b(?:0?[1-9]|1[0-2])\.(?:19|20)\d{2}\b",
     r"(?<![\d,.])\b(?:199\d|20[0-3]\d)s?\b(?![,.]\d)(?!\s*(?:tokens?|tok|ms|GB|MB|x\b|%|TPS|tps|requests?))", r"\b(?:FY|H[12])\s?\d{2,4}\b",
     r"\b\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|UTC|PT|ET)?\b", r"\b(?:19|20)\d{2}[a-z]\b",
     # memory written into a product name: "A100-80GB", "H100 SXM 80GB GPUs", "A100 (40GB)"

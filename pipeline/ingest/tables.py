@@ -514,7 +514,8 @@ _KV_LINE_RE = re.compile(_KV_BODY)
 # a line of the same printout whose value is words ("Backend:  sglang-oai", "Max request
 # concurrency:  not set", "Model:  Llama-3.1-8B"): part of the block, never one of its figures
 _KV_WORDS_RE = re.compile(r"(?P<line>[ \t]*(?P<key>[A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+"
-                          r"(?P<value>[A-Za-z][^\n]{0,79}?)[ \t]*)(?=\n|$)")
+                          r"(?P<value>[A-Za-z][^\n]{0,59}?)[ \t]*)(?=\n|$)")
+MAX_KV_WORDS = 6   # a longer value after a colon is a sentence, not a printed setting
 MIN_KV_LINES = 3
 
 
@@ -573,6 +574,8 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         numeric = m is not None and m.end("line") == le
         if not numeric:
             m = _KV_WORDS_RE.match(text, ls, le)
+            if m is not None and len(m.group("value").split()) > MAX_KV_WORDS:
+                m = None
         if m is None or m.end("line") != le or any(s < le and ls < e for s, e in skip):
             continue
         if ls != prev_end + 1:
