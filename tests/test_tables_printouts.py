@@ -300,3 +300,21 @@ def test_figures_printed_to_four_places_and_e2el_labels():
             ("7702.9100", "latency", None, "p99", "e2e")} <= got
     # a month and year is still no figure
     assert _claims("Released 12.2024 with a latency of 40 ms.")[0].surface == "40 ms"
+
+
+def test_percentile_labels_name_a_statistic_and_are_no_figures():
+    block = ("Avg latency: 2.4105 seconds\n10% percentile latency: 2.3012 seconds\n"
+             "50% percentile latency: 2.3990 seconds\n90% percentile latency: 2.5178 seconds\n"
+             "99% percentile latency: 2.6620 seconds\n")
+    for text in (f"```\n{block}```\n", block):
+        got = sorted((c.surface, c.family, c.statistic) for c in _claims(text))
+        assert got == [("2.3012 seconds", "latency", None), ("2.3990 seconds", "latency", "p50"),
+                       ("2.4105 seconds", "latency", "mean"), ("2.5178 seconds", "latency", "p90"),
+                       ("2.6620 seconds", "latency", "p99")]
+    mlperf = ("Min latency (ns)                : 310070400\nMean latency (ns)               : 30190551020\n"
+              "99.00 percentile latency (ns)   : 101200330120\n99.90 percentile latency (ns)   : 120015007300\n")
+    got = {(c.surface, c.family, c.statistic) for c in _claims(mlperf, "text")}
+    # "99.00 percentile" is the p99; "99.90" is no statistic the claims model names
+    assert {("30190551020", "latency", "mean"), ("101200330120", "latency", "p99"),
+            ("120015007300", "latency", None)} <= got
+    assert not any(c.surface.startswith("99") for c in _claims(mlperf, "text"))

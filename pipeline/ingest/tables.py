@@ -508,12 +508,15 @@ def html_source_tables(text: str) -> list[Table]:
 
 
 # ---------------------------------------------------------------------- key: value blocks
-_KV_BODY = (r"(?P<line>[ \t]*(?P<key>[A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+"
+# a printed label starts with a letter, or with a percentile ("99% percentile latency",
+# "99.90 percentile latency (ns)", as vLLM's latency benchmark and MLPerf print them)
+KV_KEY_START = r"(?:[A-Za-z]|\d{1,2}(?:\.\d{1,2})?(?:th|%)?[ \t]+(?=[A-Za-z]))"
+_KV_BODY = (r"(?P<line>[ \t]*(?P<key>" + KV_KEY_START + r"[^:\n|]{1,80}?)[ \t]*:[ \t]+"
             r"(?P<value>[~<>]?\d[\d,]*(?:\.\d+)?(?:[ \t]*[A-Za-z%/]{1,10})?)[ \t]*)(?=\n|$)")
 _KV_LINE_RE = re.compile(_KV_BODY)
 # a line of the same printout whose value is words ("Backend:  sglang-oai", "Max request
 # concurrency:  not set", "Model:  Llama-3.1-8B"): part of the block, never one of its figures
-_KV_WORDS_RE = re.compile(r"(?P<line>[ \t]*(?P<key>[A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+"
+_KV_WORDS_RE = re.compile(r"(?P<line>[ \t]*(?P<key>" + KV_KEY_START + r"[^:\n|]{1,80}?)[ \t]*:[ \t]+"
                           r"(?P<value>[A-Za-z][^\n]{0,59}?)[ \t]*)(?=\n|$)")
 MAX_KV_WORDS = 6   # a longer value after a colon is a sentence, not a printed setting
 MIN_KV_LINES = 3
