@@ -252,7 +252,7 @@ def setting_values(field: str, header: str, text: str) -> dict:
     if n is None:
         return {}
     if field == "hw_count":
-        return {"hw_count": int(n)}
+        return {"hw_count": int(n)} if n.is_integer() else {}
     return {field: n}
 
 

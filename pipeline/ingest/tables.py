@@ -530,11 +530,7 @@ def _kv_caption(text: str, start: int) -> str:
     if title:
         return title.group(1).strip()
     # under a drawn table the lines above are that table's, no caption of these
-    return "" if _BOX_BOTTOM_RE.fullmatch(above) else caption_above(text, start)
-
-
-# the bottom border of a table drawn with box characters ("└──┴──┘", "╰──╯", "╚══╝")
-_BOX_BOTTOM_RE = re.compile(r"[ \t]*[└╰╚┗╘╙┕┖][─━═┄┅┈┉╌╍┴┵┶┷┸┹┺┻╧╨╩]*[┘╯╝┛╛╜┙┚][ \t]*")
+    return "" if _BOX_EDGE_RE.fullmatch(above) else caption_above(text, start)
 
 
 def _kv_needed(text: str, start: int) -> int:
@@ -542,7 +538,7 @@ def _kv_needed(text: str, start: int) -> int:
     table, where the tool goes on printing its results ("Request throughput (per sec):
     6.38" under GenAI-Perf's table)."""
     above = text.rfind("\n", 0, max(0, start - 1)) + 1
-    return 1 if start and _BOX_BOTTOM_RE.fullmatch(text, above, start - 1) else MIN_KV_LINES
+    return 1 if start and _BOX_EDGE_RE.fullmatch(text, above, start - 1) else MIN_KV_LINES
 
 
 def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> list[Table]:
