@@ -27,7 +27,7 @@ from pipeline.extract.stance import comparator, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
-    cell_column, clean, find_tables, HeaderTyper, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
+    cell_column, clean, find_tables, HeaderTyper, STAT_LABEL_RE, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
 )
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
@@ -41,11 +41,13 @@ def _claim_id(doc_id: str, start: int, end: int) -> str:
     return hashlib.sha1(f"{doc_id}:{start}:{end}".encode()).hexdigest()[:16]
 
 
-# a fenced block is a tool's printed results when this many of its lines name a unit
+# a fenced block is a tool's printed results when this many of its lines name a unit; a
+# table drawn with box characters is a tool's output whatever it holds (nobody writes code
+# in boxes): one measured quantity with its unit is enough
 MIN_PRINTED_METRICS = 3
-# a row label that is a statistic and nothing else: "avg", "P99", "Median (ms)", "p90 %"
-STAT_LABEL_RE = re.compile(r"(?i)\W*(?:avg|ave|mean|average|median|p\d{1,2}(?:\.\d)?|\d{2}(?:th)?\s*%|"
-                           r"\d{2}th\s+percentile|min(?:imum)?|max(?:imum)?|std)\W*(?:\([^)]{0,12}\))?\W*")
+MIN_BOXED_METRICS = 1
+# a rate's unit without its counted thing: "(per sec)", "(per second)", "(/s)"
+PER_SECOND_RE = re.compile(r"(?i)[(\[]\s*(?:per\s+|/\s*)s(?:ec(?:ond)?)?\s*[)\]]")
 
 
 # figures of a run in a table (rates, times, their ratios) take the one model or hardware a
@@ -143,20 +145,31 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         (ms):  33.71"): what a benchmark tool printed, read even inside a code fence. A
         configuration file's "max_tokens: 512" names no unit and stays code. A table a
         tool drew with box characters ("┃ Time to first token (ms) ┃ 13.68 ┃") is read the
-        same way: its header and row labels must name measured quantities."""
+        same way, once its header or row labels name one measured quantity."""
         out = []
         for t in self.tables.tables:
             if t.source not in ("key-value", "box") or not self.masks.global_masks.covers(t.start, t.start + 1):
                 continue
             # read on its side by now (prepare_tables): the keys are the header
             keys = t.header + [r.cells[0].text for r in t.rows if r.cells]
-            measured = sum(1 for k in keys if (hit := self._header_unit(k)) is not None
-                           and hit.entry.family not in ("tokens", "parameters"))
-            if measured >= MIN_PRINTED_METRICS:
+            keys = [k for k in keys if k.strip() and cell_number(k) is None]
+            measured = sum(1 for k in keys if self._names_measure(k))
+            # (a block shorter than three lines, under a drawn table, names one in each line)
+            need = MIN_BOXED_METRICS if t.source == "box" else min(MIN_PRINTED_METRICS, len(keys) or 1)
+            if measured >= need:
                 out.append((t.start, t.end))
         if "```" in self.text:
             out += [span for span in notclaims.output_blocks(self.text) if self._prints_measures(*span)]
         return out
+
+    def _names_measure(self, key: str) -> bool:
+        """Does a printed key name a measured quantity with its unit: "Mean TTFT (ms)",
+        or a rate written "(per sec)" after a throughput's words ("Request throughput
+        (per sec)", as GenAI-Perf prints it)?"""
+        hit = self._header_unit(key)
+        if hit is not None:
+            return hit.entry.family not in ("tokens", "parameters")
+        return bool(PER_SECOND_RE.search(key)) and self.typer.column(key).family in ("token_throughput", "request_throughput")
 
     def _prints_measures(self, start: int, end: int) -> bool:
         """Does a block of "Label: value" lines print a measured figure with its unit

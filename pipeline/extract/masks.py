@@ -34,7 +34,9 @@ _LOCAL_PATTERNS = [
     # dates
     rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTHS}(?:,?\s+\d{{4}})?",
     rf"\b{_MONTHS},?\s+'?\d{{2,4}}\b", r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?",
-    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\bQ[1-4]\s?[/']?\s?\d{2,4}\b", r"\b\d{2}\.\d{4}\b",
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\bQ[1-4]\s?[/']?\s?\d{2,4}\b",
+    # a month and year ("12.2024"), not a figure printed to four places ("21.1402")
+    r"\b(?:0?[1-9]|1[0-2])\.(?:19|20)\d{2}\b",
     r"(?<![\d,.])\b(?:199\d|20[0-3]\d)s?\b(?![,.]\d)(?!\s*(?:tokens?|tok|ms|GB|MB|x\b|%|TPS|tps|requests?))", r"\b(?:FY|H[12])\s?\d{2,4}\b",
     r"\b\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|UTC|PT|ET)?\b", r"\b(?:19|20)\d{2}[a-z]\b",
     # memory written into a product name: "A100-80GB", "H100 SXM 80GB GPUs", "A100 (40GB)"
@@ -45,7 +47,7 @@ _LOCAL_PATTERNS = [
     r"\bv\.?\s?\d+(?:\.\d+)*\w*", r"\b\d+\.\d+\.\d+(?:\.\d+)*\b", r"\b(?:version|release|ver\.)\s+\d+(?:\.\d+)*",
     r"\b[A-Za-z]+-\d+(?:\.\d+)*[A-Za-z]*\b(?!\s*(?:x\b|%|tokens?))",
     r"\b(?:Section|Sec\.|§|Figure|Fig\.|Table|Tab\.|Eq\.|Equation|Appendix|Chapter|Step|Part|Day|Week|Item|Issue|PR|No\.)\s?#?\d+(?:\.\d+)*[a-z]?\b",
-    r"\b\d+(?:st|nd|rd|th)\b", r"\b(?:TP|EP|DP|PP|CP|SP)\s?=?\s?\d+\b", r"\b\d+\s?x\s?(?:TP|EP|DP|PP)\d*\b",
+    r"\b\d+(?:st|nd|rd|th)\b", r"\b\d{1,2}(?:\.\d+)?\s?%?\s+percentile\b", r"\b(?:TP|EP|DP|PP|CP|SP)\s?=?\s?\d+\b", r"\b\d+\s?x\s?(?:TP|EP|DP|PP)\d*\b",
     r"\b[pP]\d{2}(?:\.\d+)?\b", r"\bTop-?\d+\b", r"\bIL\d+\b|\bOL\d+\b", r"\b[A-Z]{1,4}\d+[A-Za-z]*\b",
     r"\b(?:NVL|NVLink|PCIe|Gen|DDR|HBM|LPDDR|CUDA|ROCm|Python|sm_?)\s?\d+(?:\.\d+)*[a-z]?\b",
 ]
@@ -309,7 +311,7 @@ _NAME_KINDS_MASKED = ("model", "system", "accelerator", "technique", "dtype")
 
 
 _NEXT_RE = re.compile(
-    r"[-/:.'_]\d|(?:st|nd|rd|th|s)\b|[xX]\s?(?:TP|EP|DP|PP)|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b|[a-z]+\d"
+    r"[-/:.'_]\d|(?:st|nd|rd|th|s)\b|\s?%?\s+perc|[xX]\s?(?:TP|EP|DP|PP)|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b|[a-z]+\d"
     r"|[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b"
 )
 _YEARISH_RE = re.compile(r"(?:199\d|20[0-3]\d)s?$")

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import re
 
+from pipeline.ingest.tables import KV_KEY_START
+
 # inline TeX math: $...$ holding a command, a sub/superscript or braces
 # (the "$" leads, so ``re`` skips to each one in C; the look-behind after it checks the
 # character before it)
@@ -212,7 +214,7 @@ def names_a_system(sentence: str) -> bool:
 # A fenced block that is a program's printed output, not code: most of its lines are
 # "Label: value" lines and none looks like code ("$ ", "--flag", "import", "=", "(").
 _FENCE_RE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
-_OUTPUT_LINE_RE = re.compile(r"^[ \t]*[A-Za-z][\w .()/%-]{0,60}:[ \t]+[~<>]?\d")
+_OUTPUT_LINE_RE = re.compile(r"^[ \t]*" + KV_KEY_START + r"[\w .()/%-]{0,60}:[ \t]+[~<>]?\d")
 _CODE_LINE_RE = re.compile(r"^[ \t]*(?:\$|#!|--|import\b|from\b|def\b|python|pip\b)|[=(){};]\s*$|\s--\w")
 NUMBER_UNIT_RE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)[ \t]")
 

@@ -33,7 +33,7 @@ from pipeline.model import Cell, Row, Table
 from pipeline.vocab.loader import load_raw
 
 __all__ = ["Cell", "Row", "Table", "clean", "find_tables", "TableIndex", "Column", "HeaderTyper",
-           "prepare_tables", "setting_values"]
+           "prepare_tables", "setting_values", "STAT_LABEL_RE"]
 
 _NUM_RE = re.compile(r"(\d+(?:[.,]\d+)*)\s*([kK])?")
 _MEASURED = ("token_throughput", "request_throughput", "latency", "memory", "bandwidth", "compute",
@@ -45,6 +45,9 @@ _GENERIC_FIRST_RE = re.compile(r"(?i)^\s*(?:metrics?|measure(?:ment)?s?|results?
 _DIGIT_RE = re.compile(r"\d")
 _BENCH_CORNER_RE = re.compile(r"(?i)\b(?:benchmarks?|tasks?|datasets?|evals?|evaluations?)\b")
 MAX_METRIC_LABEL = 60
+# a label that is a statistic and nothing else: "avg", "P99", "Median (ms)", "p90 %"
+STAT_LABEL_RE = re.compile(r"(?i)\W*(?:avg|ave|mean|average|median|p\d{1,2}(?:\.\d)?|\d{2}(?:th)?\s*%|"
+                           r"\d{2}th\s+percentile|min(?:imum)?|max(?:imum)?|std)\W*(?:\([^)]{0,12}\))?\W*")
 _PERCENTILE_RE = re.compile(r"(?<![\d.])(\d{2})(?:th)?\s*%")
 _TOTAL_WORD_RE = re.compile(r"(?i)\b(?:aggregate|overall|system[- ]wide|cluster[- ]wide|sum)\b")
 
@@ -202,6 +205,10 @@ def number(text: str) -> float | None:
     return val * 1000 if m.group(2) else val
 
 
+# settings that count things, and a number written with a fraction ("853.40", not "1.5k")
+_COUNT_FIELDS = frozenset({"isl_osl", "isl", "osl", "concurrency", "batch_size", "hw_count"})
+_FRACTION_RE = re.compile(r"\d\.\d+\s*$")
+
 # tensor, pipeline and data parallel degrees past a rack's GPUs are some other number
 MAX_PARALLEL_DEGREE = 72
 
@@ -215,6 +222,10 @@ def setting_values(field: str, header: str, text: str) -> dict:
     """The Claim fields a setting cell fills: {"concurrency": 64.0}, {"isl": 1024.0,
     "osl": 128.0} from "1024/128", {"parallelism": "TP8"}."""
     t = clean(text)
+    if field in _COUNT_FIELDS and _FRACTION_RE.search(t):
+        # a count set for a run is whole: "Concurrency: 1418.05" or an output length of
+        # "1,025.00" is what a tool measured (a mean, a percentile), not a setting
+        return {}
     if field == "isl_osl":
         m = _ISL_OSL_CELL_RE.match(t)
         if m:
@@ -262,8 +273,8 @@ def _transpose(t: Table) -> Table:
     ncols = max([len(t.header)] + [c.col + 1 for r in t.rows for c in r.cells])
     labels = {}
     for r in t.rows:
-        first = next((c for c in r.cells if c.col == lab), None)
-        labels[id(r)] = clean(first.text) if first is not None else ""
+        # a label a console tool wrapped over two lines is two cells of its column
+        labels[id(r)] = " ".join(x for x in (clean(c.text) for c in r.cells if c.col == lab) if x)
     header = [t.column_header(lab)] + [labels[id(r)] for r in t.rows]
     head_cells: dict[int, list[Cell]] = {}
     for hr in t.header_rows:
@@ -311,6 +322,11 @@ def is_transposed(t: Table, typer: HeaderTyper) -> bool:
         return False
     typed = [typer.column(x).kind for x in firsts if x and len(x) <= MAX_METRIC_LABEL]
     figures = sum(1 for k in typed if k in ("figure", "quality"))
+    # columns that are all statistics ("avg | min | max | p99"): metrics down the side,
+    # however few
+    heads = [h for h in t.header[lab + 1:] if h.strip()]
+    if heads and figures and all(STAT_LABEL_RE.fullmatch(h) for h in heads):
+        return figures * 2 >= len(t.rows)
     return figures >= 2 and figures * 2 >= len(t.rows)
 
 

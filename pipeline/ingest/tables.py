@@ -28,6 +28,7 @@ _SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _STRIP_RE = re.compile(r"<[^>]+>|\*\*|__|`")
 _DIGIT_RE = re.compile(r"\d")
 _HEADING_RE = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+(.+)$")
+_WORD_RE = re.compile(r"\w")
 _GAP_RE = re.compile(r"\t+| {2,}")
 _LETTER_RE = re.compile(r"[A-Za-z]")
 _NUMBER_RE = re.compile(r"[~<>]?[\d.,]+\s*[%xX]?")
@@ -46,10 +47,11 @@ def clean(cell_text: str) -> str:
 
 # ---------------------------------------------------------------------- shared helpers
 def caption_above(text: str, table_start: int) -> str:
-    """The nearest non-empty line within three lines above the table."""
+    """The nearest line with words within three lines above the table (a drawn border
+    or a fence is no caption: "LLM Metrics" above "┏━━┳━━┓" is)."""
     before = text[max(0, table_start - 600): table_start].rstrip("\n").split("\n")
     for line in reversed(before[-3:]):
-        if line.strip():
+        if _WORD_RE.search(line):
             return clean(line.lstrip("#").strip())
     return ""
 
@@ -91,14 +93,15 @@ def context_before(text: str, table_start: int) -> str:
     return " ".join(x for x in (heading, para, *setup) if x)
 
 
-def join_header(rows: list[list[str]], ncols: int) -> list[str]:
+def join_header(rows: list[list[str]], ncols: int, spanning: bool = True) -> list[str]:
     """One text per column from one or more header rows (top to bottom). An empty cell of
     an upper row right of a filled one, under which a lower row has text, is a spanning
-    cell's continuation and takes its text ("Throughput | |" over "per user | per GPU")."""
+    cell's continuation and takes its text ("Throughput | |" over "per user | per GPU");
+    not when the rows are one header wrapped over lines (``spanning=False``)."""
     filled: list[list[str]] = []
     for i, cells in enumerate(rows):
         cells = list(cells) + [""] * (ncols - len(cells))
-        if i < len(rows) - 1:
+        if spanning and i < len(rows) - 1:
             last = ""
             for j in range(ncols):
                 if cells[j]:
@@ -144,13 +147,17 @@ def _texts(cells: list[Cell]) -> list[str]:
     return [clean(c.text) for c in cells]
 
 
-def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table]:
-    """Every pipe table in ``text[start:end]``."""
+def pipe_tables(text: str, start: int = 0, end: int | None = None, wrapped: bool = False) -> list[Table]:
+    """Every pipe table in ``text[start:end]``. ``wrapped``: the table was drawn by a
+    terminal tool that wraps long cells over lines (``box_tables``): lines of header
+    above the separator are one header, and a body line without a number and with an
+    empty cell goes on the row above (its cells join that row's, each with its span)."""
     end = len(text) if end is None else end
     lines = list(_line_spans(text, start, end))
     tables: list[Table] = []
     i = 0
     n = len(lines)
+    floor = 0   # lines before this belong to the table above
     while i < n - 1:
         hs, he = lines[i]
         ss, se = lines[i + 1]
@@ -165,6 +172,13 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
                and not _SEP_RE.match(text[lines[j][0]:lines[j][1]])):
             head_lines.append(lines[j])
             j += 2
+        if wrapped:
+            k = i
+            while (k > floor and len(head_lines) < MAX_HEADER_ROWS and not text[lines[k - 1][1]:lines[k][0]].strip()
+                   and not _SEP_RE.match(text[lines[k - 1][0]:lines[k - 1][1]])):
+                k -= 1
+                head_lines.insert(0, lines[k])
+            hs = head_lines[0][0]
         header_rows = [Row(a, b, pipe_cells(text, a, b)) for a, b in head_lines]
         caption = ""
         # a first "header" row with one filled cell above another header row is a caption
@@ -191,7 +205,7 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
             else:
                 break
         ncols = max(len(r.cells) for r in header_rows)
-        header = join_header([_texts(r.cells) for r in header_rows], ncols)
+        header = join_header([_texts(r.cells) for r in header_rows], ncols, spanning=not wrapped)
         table = Table(start=hs, end=prev_end, header=header, header_rows=header_rows,
                       caption=caption or caption_above(text, hs), context=context_before(text, hs),
                       source="pipe")
@@ -204,7 +218,11 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
                 continue
             cells = pipe_cells(text, rs, re_)
             filled = [c for c in cells if clean(c.text)]
-            if len(filled) == 1 and len(header) > 2 and filled[0].col == 0:
+            if (wrapped and table.rows and filled and len(filled) < len(cells)
+                    and not _DIGIT_RE.search(text, rs, re_)):
+                table.rows[-1].cells.extend(filled)   # a wrapped row's next line
+                table.rows[-1].end = re_
+            elif len(filled) == 1 and len(header) > 2 and filled[0].col == 0:
                 section = clean(filled[0].text)
             else:
                 table.rows.append(Row(rs, re_, cells, section))
@@ -212,7 +230,7 @@ def pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table
             prev_end = re_
             j += 1
         tables.append(table)
-        i = j
+        i = floor = j
     return tables
 
 
@@ -421,7 +439,8 @@ _COLSPAN_RE = re.compile(r"colspan\s*=\s*[\"']?(\d+)", re.I)
 _LEAD_TAG_RE = re.compile(r"\s*(?:<[^>]*>\s*)*")
 _TRAIL_TAG_RE = re.compile(r"(?:\s*<[^>]*>)*\s*$")
 _SCATTERED_RE = re.compile(r"(?:^|\s)\S(?:\s\S){3,}(?:\s|$)")
-_BLOCK_TAG_RE = re.compile(r"<(?:li|ul|ol|p|div|table|h\d)\b", re.I)
+# a cell holding a list, a paragraph, a nested table or a code block (a fence, ``<pre>``)
+_BLOCK_TAG_RE = re.compile(r"<(?:li|ul|ol|p|div|table|h\d|pre)\b|^[ \t]*(?:```|~~~)", re.I | re.M)
 MAX_SOURCE_TABLE = 200_000   # characters of one HTML table read at most
 
 
@@ -469,7 +488,8 @@ def html_source_tables(text: str) -> list[Table]:
             if cells:
                 in_head = any(hs <= tr.start() < he for hs, he in heads)
                 rows.append((in_head or all_th, Row(tr.start(), tr.end(), cells)))
-        # a layout table (lists and paragraphs in its cells) holds prose, not data
+        # a layout table (lists, paragraphs or code blocks in its cells) holds prose or
+        # printed output, not data: the readers of those read its cells' text
         if len(rows) < 2 or any(_BLOCK_TAG_RE.search(c.text) for _, r in rows for c in r.cells):
             continue
         header_rows = [r for h, r in rows if h] or [rows[0][1]]
@@ -488,30 +508,61 @@ def html_source_tables(text: str) -> list[Table]:
 
 
 # ---------------------------------------------------------------------- key: value blocks
-_KV_BODY = (r"(?P<line>[ \t]*(?P<key>[A-Za-z][^:\n|]{1,80}?)[ \t]*:[ \t]+"
+# a printed label starts with a letter, or with a percentile ("99% percentile latency",
+# "99.90 percentile latency (ns)", as vLLM's latency benchmark and MLPerf print them)
+KV_KEY_START = r"(?:[A-Za-z]|\d{1,2}(?:\.\d{1,2})?(?:th|%)?[ \t]+(?=[A-Za-z]))"
+_KV_BODY = (r"(?P<line>[ \t]*(?P<key>" + KV_KEY_START + r"[^:\n|]{1,80}?)[ \t]*:[ \t]+"
             r"(?P<value>[~<>]?\d[\d,]*(?:\.\d+)?(?:[ \t]*[A-Za-z%/]{1,10})?)[ \t]*)(?=\n|$)")
 _KV_LINE_RE = re.compile(_KV_BODY)
+# a line of the same printout whose value is words ("Backend:  sglang-oai", "Max request
+# concurrency:  not set", "Model:  Llama-3.1-8B"): part of the block, never one of its figures
+_KV_WORDS_RE = re.compile(r"(?P<line>[ \t]*(?P<key>" + KV_KEY_START + r"[^:\n|]{1,80}?)[ \t]*:[ \t]+"
+                          r"(?P<value>[A-Za-z][^\n]{0,59}?)[ \t]*)(?=\n|$)")
+MAX_KV_WORDS = 6   # a longer value after a colon is a sentence, not a printed setting
 MIN_KV_LINES = 3
+
+
+def _kv_caption(text: str, start: int) -> str:
+    """A printout's banner just above the block ("===== Serving Benchmark Result =====")
+    is its caption; else the line above, as for any table."""
+    above = text[max(0, start - 400):start].rstrip("\n").rsplit("\n", 1)[-1]
+    title = _RULE_TITLE_RE.fullmatch(above.strip())
+    if title:
+        return title.group(1).strip()
+    # under a drawn table the lines above are that table's, no caption of these
+    return "" if _BOX_EDGE_RE.fullmatch(above) else caption_above(text, start)
+
+
+def _kv_needed(text: str, start: int) -> int:
+    """How many lines with a figure make a block: three, or one right under a drawn
+    table, where the tool goes on printing its results ("Request throughput (per sec):
+    6.38" under GenAI-Perf's table)."""
+    above = text.rfind("\n", 0, max(0, start - 1)) + 1
+    return 1 if start and _BOX_EDGE_RE.fullmatch(text, above, start - 1) else MIN_KV_LINES
 
 
 def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> list[Table]:
     """Blocks of three or more consecutive "Metric (unit):   value" lines, as benchmark
     tools print their results: a table of one value column whose row labels name the
-    metric (the extractor reads it on its side, like any transposed table)."""
+    metric (the extractor reads it on its side, like any transposed table). Lines of the
+    same printout whose value is words ("Backend: sglang-oai") keep the block whole and are
+    rows too (a setting "not set" is no condition); they do not count towards the three."""
     skip = skip or []
     tables: list[Table] = []
-    block: list[re.Match] = []
+    block: list[tuple[re.Match, bool]] = []   # (line, has a number)
     sections: dict[int, str] = {}   # line start -> the rule's title above it
 
     def flush() -> None:
-        if len(block) >= MIN_KV_LINES:
+        while block and not block[-1][1]:   # words after the last figure: no part of it
+            block.pop()
+        if block and sum(1 for _, numeric in block if numeric) >= _kv_needed(text, block[0][0].start("line")):
             rows = [Row(m.start("line"), m.end("line"), [Cell(m.start("key"), m.end("key"), 0, m.group("key")),
                                                          Cell(m.start("value"), m.end("value"), 1, m.group("value"))],
                         section=sections.get(m.start("line")))
-                    for m in block]
-            start = block[0].start("line")
-            tables.append(Table(start=start, end=block[-1].end("line"), header=["", ""], rows=rows,
-                                caption=caption_above(text, start), context=context_before(text, start),
+                    for m, _ in block]
+            start = block[0][0].start("line")
+            tables.append(Table(start=start, end=block[-1][0].end("line"), header=["", ""], rows=rows,
+                                caption=_kv_caption(text, start), context=context_before(text, start),
                                 source="key-value"))
         block.clear()
 
@@ -519,6 +570,11 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
     section: str | None = None
     for ls, le in _lines_with(text, (":",), 0, len(text)):
         m = _KV_LINE_RE.match(text, ls, le)
+        numeric = m is not None and m.end("line") == le
+        if not numeric:
+            m = _KV_WORDS_RE.match(text, ls, le)
+            if m is not None and len(m.group("value").split()) > MAX_KV_WORDS:
+                m = None
         if m is None or m.end("line") != le or any(s < le and ls < e for s, e in skip):
             continue
         if ls != prev_end + 1:
@@ -533,7 +589,7 @@ def keyvalue_tables(text: str, skip: list[tuple[int, int]] | None = None) -> lis
                 section = titles[-1] if titles else section
         if section:
             sections[ls] = section
-        block.append(m)
+        block.append((m, numeric))
         prev_end = le
     flush()
     return tables
@@ -551,20 +607,26 @@ _BOX_RULES = "─━═┄┅┈┉╌╍"
 _BOX_JOINS = "┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋╒╓╔╕╖╗╘╙╚╛╜╝╞╟╠╡╢╣╤╥╦╧╨╩╪╫╬╭╮╯╰"
 _BOX_MAP = str.maketrans({**{c: "|" for c in _BOX_WALLS + _BOX_JOINS}, **{c: "-" for c in _BOX_RULES}})
 _BOX_RE = re.compile("[" + _BOX_WALLS + "][^\n]*[" + _BOX_WALLS + "]")
+# a top or bottom border ("┏━━┳━━┓", "└──┴──┘", "╭──╮"): in a pipe table's lines it would
+# read as a separator, and make the row above it a header
+_BOX_EDGE_RE = re.compile("(?m)^[ \t]*[┌┍┎┏╒╓╔╭└┕┖┗╘╙╚╰][" + _BOX_RULES + _BOX_JOINS + "]*[ \t]*$")
 
 
 def box_tables(text: str) -> list[Table]:
-    """Tables drawn with box characters, read as the pipe tables they draw (same offsets)."""
+    """Tables drawn with box characters, read as the pipe tables they draw (same offsets):
+    walls and joins become pipes, rules dashes, and the top and bottom borders blanks,
+    which end the table as the lines around a pipe table do."""
     if not _BOX_RE.search(text):
         return []
-    return _redrawn_tables(text, text.translate(_BOX_MAP), "box")
+    plain = _BOX_EDGE_RE.sub(lambda m: " " * len(m.group(0)), text).translate(_BOX_MAP)
+    return _redrawn_tables(text, plain, "box")
 
 
 def _redrawn_tables(text: str, plain: str, source: str) -> list[Table]:
     """The pipe tables of ``plain``, a copy of ``text`` with a drawing's characters
     rewritten as a pipe table's (same length, so every span holds in ``text``), with their
     caption and context read from ``text``."""
-    tables = pipe_tables(plain)
+    tables = pipe_tables(plain, wrapped=source == "box")
     for t in tables:
         t.caption = caption_above(text, t.start)
         t.context = context_before(text, t.start)
