@@ -27,9 +27,16 @@ FILLER = frozenset("""one two three four five six seven eight nine ten twelve si
     release version change changes improvement improvements tweak tweaks work team
     engineers stack software approach technique techniques method methods""".split())
 TECH = "qtechq"          # marks a technique's token (never an English word)
+# words that open a leading phrase or clause ("Under load, ...", "Compared with vLLM, ...",
+# "Overall, ..."): it sets conditions and ends at its comma; it names no one (the checker's
+# subject reader) and credits nothing (a cause, below)
+LEAD_PHRASE_WORDS = frozenset("""under after before with without across over during while
+    when whenever since compared thanks according against despite given unlike like beyond
+    within through via into upon between among amid at on in for by from to of if although
+    though because once as overall today now here there still even also only just again
+    meanwhile however moreover besides finally recently previously initially using""".split())
 _LEAD_PHRASE_RE = re.compile(
-    r"^\s*(?:on|in|at|with|under|across|for|after|over|compared\s+(?:with|to)|against|using|"
-    r"from|during|when|while|since|thanks\s+to)\b[^,]*,", re.I)
+    r"^\s*(?:" + "|".join(sorted(LEAD_PHRASE_WORDS, key=len, reverse=True)) + r")\b[^,]*,", re.I)
 LEAD_REACH = 2000       # characters before a figure that its section can span
 _HEADING_RE = re.compile(r"(?m)^\s{0,3}#{1,6}\s")
 _PARA_BREAK_RE = re.compile(r"\n[ \t]*\n")

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from pipeline.cause import (acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
+from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
                             link_of, states_phase, task_of, tasks_in, with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
@@ -311,13 +311,8 @@ _NEXT_CAPITAL_POSSESSIVE_RE = re.compile(r"[ \t]+([A-Z][\w.+-]*(?:'s|’s))(?=\s
 _NOT_NAMES = frozenset("""a an the this that these those our their its it we they some someone
     one no new every each all any most many gpu gpus llm llms cpu per at on in for with by from
     using running serving""".split())
-# words that open a leading phrase or clause ("Under load, ...", "Compared with vLLM, ...",
-# "With FP8, ...", "Overall, ..."), never a system's name
-_LEAD_PHRASE_WORDS = frozenset("""under after before with without across over during while
-    when whenever since compared thanks according against despite given unlike like beyond
-    within through via into upon between among amid at on in for by from to of if although
-    though because once as overall today now here there still even also only just again
-    meanwhile however moreover besides finally recently previously initially""".split())
+# words that open a leading phrase or clause are ``cause.LEAD_PHRASE_WORDS``: never a
+# system's name
 
 
 @lru_cache(maxsize=1)
@@ -369,7 +364,7 @@ def _unknown_subject(text: str, fig_start: int) -> str | None:
         # "Red Hat's vLLM ...": a name of two capitalised words before the possessive
         name, possessive = name + " " + follow.group(1), True
     bare = name[:-2] if possessive else name
-    if bare.lower() in _LEAD_PHRASE_WORDS:
+    if bare.lower() in LEAD_PHRASE_WORDS:
         # "Under tensor parallelism, DeepSeek-V3 ...": a leading phrase, not a name; the
         # subject, if any, comes after its comma
         comma = text.find(",", m.end(1), fig_start)
