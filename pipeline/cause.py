@@ -289,3 +289,26 @@ def with_acronyms(lead: str, table: dict[str, str]) -> str:
     spelled = [full for acro, full in table.items() if _starts_word(lead, acro)
                and re.search(rf"\b{re.escape(acro)}\b", lead)]
     return lead + ("\n" + "; ".join(spelled) if spelled else "")
+
+
+# a figure set against a reference that has no number of its own: "our 726 Gbps beat the
+# peak Dell reported" against "are slightly below the peak figures reported by Dell"
+_ABOVE_RE = re.compile(r"\b(?:beat|beats|beating|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|"
+                       r"outperform(?:s|ed|ing)?|ahead\s+of|better\s+than|higher\s+than)\b", re.I)
+_BELOW_RE = re.compile(r"\b(?:below|short\s+of|behind|trail(?:s|ed|ing)?|underperform\w*|"
+                       r"worse\s+than|lower\s+than|fell\s+short|falls?\s+short)\b", re.I)
+_REACH_AFTER = 80
+
+
+def standing(text: str, end: int) -> str | None:
+    """How a figure ending at ``end`` stands against a reference its clause names after it:
+    "above" ("... beat the peak Dell reported"), "below" ("... are slightly below the peak
+    figures"), or None where its clause says neither."""
+    after = text[end:end + _REACH_AFTER]
+    after = re.split(r"[.;!?]\s|\n\s*\n", after, maxsplit=1)[0]
+    up, down = _ABOVE_RE.search(after), _BELOW_RE.search(after)
+    if up and (not down or up.start() < down.start()):
+        return "above"
+    if down:
+        return "below"
+    return None

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
-                            link_of, states_phase, task_of, tasks_in, with_acronyms)
+                            link_of, standing, states_phase, task_of, tasks_in, with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
@@ -123,6 +123,7 @@ class Query:
     stated: list[str] = field(default_factory=list)  # sizes of the workload ("moving a 40 GB KV cache")
     task: str | None = None             # the application it was measured on ("on code completion")
     link: str | None = None             # what a bandwidth moves data over ("RDMA": network)
+    standing: str | None = None         # "... beat the peak Dell reported": above a reference
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -246,6 +247,7 @@ def read_claim(text: str) -> Query:
     q.cause = _cause(text, fig.start, fig.family)
     q.task = task_of(text, fig.start)
     q.link = link_of(text, fig.start) if fig.family == "bandwidth" else None
+    q.standing = standing(text, fig.end) if fig.family not in COMPARED_FAMILIES else None
     if q.cause and q.subject_text and not is_name(q.subject_text) \
             and set(content_words(q.subject_text)) <= set(q.cause.split()):
         # "Multi-step scheduling raises ...": a capital that only opens the sentence opens
@@ -447,12 +449,13 @@ def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
             and bool(PEAK_LEAD_RE.search(sentence, max(0, at - 40), at)))
     # the cause a secondary credits with its change, read as in a headline
     cause = _cause(sentence, at, c.family) if at is not None and 0 <= at <= len(sentence) else None
-    task = link = None
+    task = link = stands = None
     if at is not None and 0 <= at <= len(sentence):
         task = task_of(sentence, at)
         link = link_of(sentence, at) if c.family == "bandwidth" else None
-    return Query(text=sentence or c.surface, figure=c, label=label,
-                 negated=c.stance == "negated", peak=peak, cause=cause, task=task, link=link)
+        stands = standing(sentence, at + len(c.surface)) if c.family not in COMPARED_FAMILIES else None
+    return Query(text=sentence or c.surface, figure=c, label=label, negated=c.stance == "negated",
+                 peak=peak, cause=cause, task=task, link=link, standing=stands)
 
 
 def judge_stored(checker: "Checker", c: Claim) -> Verdict:
@@ -716,6 +719,13 @@ class Checker:
             pt = self.task_of(p)
             if pt != q.task:
                 (opened if pt is None else differs).append("task")
+        if q.standing:
+            # "our 726 Gbps beat Dell's peak" is not shown by "726 Gbps ... slightly below the
+            # peak figures reported by Dell", nor by a figure set against nothing
+            at = p.end - p.sentence_start if p.sentence_start is not None else None
+            ps = standing(p.sentence or "", at) if at is not None and at >= 0 else None
+            if ps != q.standing:
+                (opened if ps is None else differs).append("how it stands against what it is compared with")
         if q.link and p.family == "bandwidth":
             # "800 Gbps of RDMA bandwidth" is not met by 5.3 TB/s of HBM
             at = p.start - p.sentence_start if p.sentence_start is not None else 0
