@@ -55,6 +55,14 @@ Kernel fusion raised SGLang's per-GPU output throughput on Qwen2.5-72B from 1.2k
 """
 
 
+def _twins(db: str, faithful: str, false: str) -> None:
+    """The faithful headline is `supported` and its false twin is not."""
+    v = check(faithful, db)
+    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
+    v = check(false, db)
+    assert v.verdict != "supported", (false, v.explanation)
+
+
 @pytest.fixture(scope="module")
 def db(primary_db) -> str:
     return primary_db("notes.md", PRIMARY)
@@ -104,10 +112,7 @@ def db(primary_db) -> str:
      "SGLang's per-GPU throughput on Qwen2.5-72B climbed from 1.5k to 1.9k tokens/s on H200."),
 ])
 def test_false_headline_is_never_supported_and_its_twin_is(db, faithful, false):
-    v = check(faithful, db)
-    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
-    v = check(false, db)
-    assert v.verdict != "supported", (false, v.explanation)
+    _twins(db, faithful, false)
 
 
 SETTINGS = """\
@@ -299,10 +304,7 @@ def causes_db(primary_db) -> str:
      "INT8 weights cut Mistral 7B request throughput by 30% against fp16."),
 ])
 def test_a_change_is_credited_to_its_cause_and_list_place(causes_db, faithful, false):
-    v = check(faithful, causes_db)
-    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
-    v = check(false, causes_db)
-    assert v.verdict != "supported", (false, v.explanation)
+    _twins(causes_db, faithful, false)
 
 
 def test_a_leading_phrase_is_no_subject():
@@ -407,10 +409,7 @@ def lists_db(primary_db) -> str:
      "Speculative decoding lifts Llama 3 8B decode throughput by 18.5%."),
 ])
 def test_a_figure_is_its_list_items_and_its_applications(lists_db, faithful, false):
-    v = check(faithful, lists_db)
-    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
-    v = check(false, lists_db)
-    assert v.verdict != "supported", (false, v.explanation)
+    _twins(lists_db, faithful, false)
 
 
 def test_lead_in_keeps_a_list_items_own_line_only():
@@ -513,7 +512,4 @@ def standing_db(primary_db) -> str:
      "RocServe serves Llama 3 8B at 5,100 tokens per second in total on one MI300X, behind the vendor."),
 ])
 def test_a_figure_stands_against_its_reference_as_the_source_says(standing_db, faithful, false):
-    v = check(faithful, standing_db)
-    assert v.verdict == "supported", (faithful, v.verdict, v.explanation)
-    v = check(false, standing_db)
-    assert v.verdict != "supported", (false, v.explanation)
+    _twins(standing_db, faithful, false)
