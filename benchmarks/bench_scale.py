@@ -115,7 +115,8 @@ class TreePeak(threading.Thread):
 
 
 def _traced(t0: float, c0: float) -> None:
-    """Print time, CPU and RSS (now and peak) at every partition's commit (stderr)."""
+    """Print time, CPU, RSS (now and peak) and what DuckDB holds (``duckdb_memory()``:
+    its buffers, cached blocks included) at every partition's commit (stderr)."""
     import pipeline.link_parts as lp
 
     committed, n = lp._committed, [0]
@@ -123,10 +124,11 @@ def _traced(t0: float, c0: float) -> None:
     def traced(con, work):
         committed(con, work)
         n[0] += 1
+        duck = con.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchall()[0][0]
         print(f"commit {n[0]:>3}: {time.perf_counter() - t0:7.1f} s, "
               f"{time.process_time() - c0:7.1f} s CPU, RSS {_rss_mb(os.getpid()):6.0f} MB, "
-              f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:6.0f} MB",
-              file=sys.stderr, flush=True)
+              f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:6.0f} MB, "
+              f"DuckDB {(duck or 0) / 2**20:6.0f} MB", file=sys.stderr, flush=True)
 
     lp._committed = traced
 

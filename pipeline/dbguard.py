@@ -34,6 +34,12 @@ SANDBOX_CONFIG = {
     "lock_configuration": True,
 }
 DISABLED_OPTIMIZERS = "common_subplan"     # duckdb#25819, see the module docstring
+# DuckDB's memory for a warehouse file (its buffer pool, sorts and joins; more spills to
+# `<db>.tmp`). Its default, 80% of the machine's RAM, lets it keep every block it has read:
+# a partitioned link of 10M claims would hold the whole ~1-2 GB file on top of its
+# partition (docs/scale.md). The same for every connection: DuckDB refuses a second
+# connection to a file with another configuration.
+MEMORY_LIMIT = "1GB"
 
 _VIEW_HEAD = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW(?=\s+(\w+))", re.I)
 
@@ -57,6 +63,8 @@ def scratch() -> duckdb.DuckDBPyConnection:
 def _open(path: str, read_only: bool, external_access: bool) -> duckdb.DuckDBPyConnection:
     config = {k: v for k, v in SANDBOX_CONFIG.items() if k != "lock_configuration"}
     config["enable_external_access"] = external_access
+    if path != ":memory:":
+        config["memory_limit"] = MEMORY_LIMIT
     con = duckdb.connect(path, read_only=read_only, config=config)
     try:
         settle(con)

@@ -117,7 +117,7 @@ class Document:
         return None
 
 
-@dataclass
+@dataclass(slots=True)
 class Claim:
     """One numeric figure about how a system performs, costs or is sized (docs/claims-model.md §1).
 

@@ -84,6 +84,22 @@ def test_every_connection_is_guarded_and_locked(tmp_path):
         assert _settings(reader.con) == want
 
 
+def test_a_warehouse_connection_caps_duckdbs_memory(tmp_path):
+    """DuckDB's own default (80% of RAM) would keep every block a long link reads: the
+    partitioned link's peak would grow with the warehouse (docs/scale.md)."""
+    from pipeline.dbguard import MEMORY_LIMIT
+
+    setting = "SELECT current_setting('memory_limit')"
+    capped = duckdb.connect(config={"memory_limit": MEMORY_LIMIT}).execute(setting).fetchone()[0]
+    assert capped != duckdb.connect().execute(setting).fetchone()[0]
+    db = tmp_path / "m.duckdb"
+    with Store.open(db) as writer:
+        assert writer.con.execute(setting).fetchone()[0] == capped
+        assert writer.cursor().con.execute(setting).fetchone()[0] == capped
+    with Store.open(db, read_only=True) as reader:
+        assert reader.con.execute(setting).fetchone()[0] == capped
+
+
 def test_the_scratch_connection_reads_files_and_is_guarded_otherwise(tmp_path):
     """The one connection that must read files (a Ray run's Parquet shards) still carries
     the optimizer guard, no extension autoinstall or autoload, and a locked configuration."""
