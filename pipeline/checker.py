@@ -578,8 +578,12 @@ class Checker:
         self._texts_read: set[str] = set()     # families whose documents' texts were read
         self._tasks: dict[int, tuple[Claim, str | None]] = {}
         self._acros: dict[str, dict[str, str]] = {}
-        self._counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
-        self._by_doc: dict[str, list[Claim]] | None = None
+        self._hw_counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
+        # every primary figure by document, kept apart from ``primaries`` (a subclass narrows
+        # that list for a while: report.verdicts.IndexedChecker._cross_family)
+        self._by_doc: dict[str, list[Claim]] = defaultdict(list)
+        for c in self.primaries:
+            self._by_doc[c.doc_id].append(c)
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
@@ -598,12 +602,8 @@ class Checker:
         """For a figure on an uncounted accelerator: the counts its document gives the same
         figure (same family, value and accelerator) where it restates it with a count, and
         the counts its document measures that family on that accelerator at."""
-        got = self._counts.get(id(p))
+        got = self._hw_counts.get(id(p))
         if got is None or got[0] is not p:
-            if self._by_doc is None:
-                self._by_doc = defaultdict(list)
-                for c in self.primaries:
-                    self._by_doc[c.doc_id].append(c)
             acc = self.facts(p).hw[1]
             told, measured = set(), set()
             for c in self._by_doc.get(p.doc_id, ()):
@@ -612,7 +612,7 @@ class Checker:
                     measured.add(ch[0])
                     if same_value(c.value, p.value):
                         told.add(ch[0])
-            got = self._counts[id(p)] = (p, (frozenset(told), frozenset(measured)))
+            got = self._hw_counts[id(p)] = (p, (frozenset(told), frozenset(measured)))
         return got[1]
 
     def _acronyms_of(self, d) -> dict[str, str]:

@@ -513,3 +513,20 @@ def standing_db(primary_db) -> str:
 ])
 def test_a_figure_stands_against_its_reference_as_the_source_says(standing_db, faithful, false):
     _twins(standing_db, faithful, false)
+
+
+def test_the_reports_checker_reads_counts_as_the_plain_one(counts_db):
+    """The report's ``IndexedChecker`` (own attributes, a narrowed ``primaries`` for a while)
+    answers a counted headline as ``Checker`` does."""
+    from pipeline.check import Checker, read_claim
+    from pipeline.record import Record
+    from pipeline.report.verdicts import IndexedChecker
+    from pipeline.store import Store
+
+    with Store.open(counts_db, read_only=True) as store:
+        record = Record.load(store)
+        for text in ("FastAttn lifts Llama 3 70B throughput 2.6x on eight H200 GPUs.",
+                     "FastAttn lifts Llama 3 70B throughput 2.6x on one H200 GPU."):
+            plain = Checker(record).check(read_claim(text))
+            indexed = IndexedChecker(record).check(read_claim(text))
+            assert indexed.to_dict() == plain.to_dict(), text
