@@ -264,7 +264,10 @@ def _named_in(patterns, text: str) -> list[tuple[int, str]]:
     return [(s, name) for s, _, name in patterns.finditer(text, 0, len(text), fold(text))]
 
 
-_ACRONYM_DEF_RE = re.compile(r"((?:[A-Za-z][\w]*[-\s]+){0,5}[A-Za-z][\w]*)\**\s*\(\s*([A-Z][A-Za-z]{1,5}?)s?\s*\)")
+# "(TBO)": an acronym in brackets, found first; the words before it are read after (a
+# pattern led by the words would be tried, and backtrack, at every position of the text)
+_ACRONYM_PAREN_RE = re.compile(r"\(\s*([A-Z][A-Za-z]{1,5}?)s?\s*\)")
+_DEF_WORD_RE = re.compile(r"[A-Za-z]\w*")
 
 
 def acronyms(text: str) -> dict[str, str]:
@@ -272,15 +275,22 @@ def acronyms(text: str) -> dict[str, str]:
     Overlap"): the words before the brackets whose initials spell it. A post names a
     technique in full once and by its acronym after; a cause is looked for in either."""
     found: dict[str, str] = {}
-    for m in _ACRONYM_DEF_RE.finditer(text):
-        acro = m.group(2)
+    for m in _ACRONYM_PAREN_RE.finditer(text):
+        acro = m.group(1)
         letters = [c for c in acro if c.isupper()]
         if len(letters) < 2 or acro in found:
             continue
-        words = re.split(r"[-\s]+", m.group(1).strip())
-        if len(words) >= len(letters) and \
-                all(w[:1].upper() == c for w, c in zip(words[-len(letters):], letters)):
-            found[acro] = " ".join(words[-len(letters):])
+        before = text[max(0, m.start() - 120):m.start()].rstrip().rstrip("*").rstrip()
+        pieces = re.split(r"[-\s]+", before)
+        words: list[str] = []
+        for piece in reversed(pieces):
+            piece = piece.strip("*_\"'“”‘’[(")        # "**Two-batch Overlap (TBO)**"
+            if len(words) == len(letters) or not _DEF_WORD_RE.fullmatch(piece):
+                break
+            words.append(piece)
+        words.reverse()
+        if len(words) == len(letters) and all(w[:1].upper() == c for w, c in zip(words, letters)):
+            found[acro] = " ".join(words)
     return found
 
 

@@ -94,6 +94,7 @@ class Record:
     # claim id -> per-GPU / per-node figures derived from its MLPerf row (pipeline.derived),
     # full loads only: shown beside the row's figure, never a claim of the record
     derived: dict[str, list[DerivedFigure]] = field(default_factory=dict)
+    _leads: dict[str, tuple[str, int]] = field(default_factory=dict, repr=False, compare=False)
 
     # --- loading -----------------------------------------------------------------------
     @classmethod
@@ -281,7 +282,14 @@ class Record:
         return self.lead_at(claim)[0]
 
     def lead_at(self, claim: Claim) -> tuple[str, int]:
-        """``lead_in`` and where the figure starts in it."""
+        """``lead_in`` and where the figure starts in it (worked out once per figure: the
+        cause, the application and the phase of a figure all read it)."""
+        got = self._leads.get(claim.id)
+        if got is None:
+            got = self._leads[claim.id] = self._lead_at(claim)
+        return got
+
+    def _lead_at(self, claim: Claim) -> tuple[str, int]:
         from pipeline.cause import lead_in
 
         text = self.text_of(self.doc(claim))
