@@ -579,11 +579,12 @@ class Checker:
         self._tasks: dict[int, tuple[Claim, str | None]] = {}
         self._acros: dict[str, dict[str, str]] = {}
         self._hw_counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
-        # every primary figure by document, kept apart from ``primaries`` (a subclass narrows
-        # that list for a while: report.verdicts.IndexedChecker._cross_family)
-        self._by_doc: dict[str, list[Claim]] = defaultdict(list)
-        for c in self.primaries:
-            self._by_doc[c.doc_id].append(c)
+        self._said: dict[int, tuple[Claim, tuple[str | None, str | None]]] = {}
+        # every primary figure by document, built on first use from the figures as they
+        # stand now (a subclass narrows ``primaries`` for a while:
+        # report.verdicts.IndexedChecker._cross_family)
+        self._all_primaries = self.primaries
+        self._by_doc: dict[str, list[Claim]] | None = None
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
@@ -604,6 +605,10 @@ class Checker:
         the counts its document measures that family on that accelerator at."""
         got = self._hw_counts.get(id(p))
         if got is None or got[0] is not p:
+            if self._by_doc is None:
+                self._by_doc = defaultdict(list)
+                for c in self._all_primaries:
+                    self._by_doc[c.doc_id].append(c)
             acc = self.facts(p).hw[1]
             told, measured = set(), set()
             for c in self._by_doc.get(p.doc_id, ()):
@@ -613,6 +618,21 @@ class Checker:
                     if same_value(c.value, p.value):
                         told.add(ch[0])
             got = self._hw_counts[id(p)] = (p, (frozenset(told), frozenset(measured)))
+        return got[1]
+
+    def said_of(self, p: Claim) -> tuple[str | None, str | None]:
+        """What primary figure ``p``'s own sentence says of it, read as a headline's is:
+        the link a bandwidth moves data over (``cause.link_of``) and how it stands against
+        a reference (``cause.standing``); worked out once per figure."""
+        got = self._said.get(id(p))
+        if got is None or got[0] is not p:
+            sentence, start = p.sentence or "", p.sentence_start
+            link = link_of(sentence, p.start - start if start is not None else 0) \
+                if p.family == "bandwidth" else None
+            stands = standing(sentence, p.end - start) \
+                if start is not None and p.end >= start else None
+            said = (link, stands)
+            got = self._said[id(p)] = (p, said)
         return got[1]
 
     def _acronyms_of(self, d) -> dict[str, str]:
@@ -716,22 +736,14 @@ class Checker:
                 opened.append(q.cause)
         if q.task:
             # "3.2x on summarization" is not met by the 3.2x its post reports for code completion
-            pt = self.task_of(p)
-            if pt != q.task:
-                (opened if pt is None else differs).append("task")
+            cond("task", q.task, self.task_of(p))
         if q.standing:
             # "our 726 Gbps beat Dell's peak" is not shown by "726 Gbps ... slightly below the
             # peak figures reported by Dell", nor by a figure set against nothing
-            at = p.end - p.sentence_start if p.sentence_start is not None else None
-            ps = standing(p.sentence or "", at) if at is not None and at >= 0 else None
-            if ps != q.standing:
-                (opened if ps is None else differs).append("how it stands against what it is compared with")
+            cond("how it stands against what it is compared with", q.standing, self.said_of(p)[1])
         if q.link and p.family == "bandwidth":
             # "800 Gbps of RDMA bandwidth" is not met by 5.3 TB/s of HBM
-            at = p.start - p.sentence_start if p.sentence_start is not None else 0
-            pl = link_of(p.sentence or "", at)
-            if pl != q.link:
-                (opened if pl is None else differs).append("what the bandwidth is of")
+            cond("what the bandwidth is of", q.link, self.said_of(p)[0])
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", fk.statistic, pk_.statistic)
         # workload settings that change the number, where the claim states them
