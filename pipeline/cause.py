@@ -240,6 +240,85 @@ def task_of(lead: str, at: int) -> str | None:
     return nearest_named(tasks_in(lead), at)
 
 
+def setup_of(lead: str, at: int) -> str | None:
+    """How the system behind a figure at ``at`` of its lead-in was configured, where the
+    text says: "default configuration" ("run on a default, out-of-the-box network") or
+    "tuned configuration" ("after expert tuning"); the one named last before the figure,
+    else the first after it in its sentence. A default run's figure is no evidence of
+    what tuning reached."""
+    from pipeline.vocab.loader import load
+
+    return nearest_named(_named_in(load().setups, lead), at)
+
+
+_NODE_COUNT_RE = re.compile(
+    r"\b(?:(?P<n>\d{1,4})|(?P<w>one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+    r"sixteen|single|dual))(?-i:(?:[\s-]+(?:[A-Z]{1,3}\d{2,4}[A-Za-z]?\w*|[DH]GX)){0,2})"
+    r"[\s-]+nodes?\b(?![\s-]+per\b)", re.I)
+_NODE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "single": 1,
+               "dual": 2}
+
+
+def nodes_of(text: str, at: int) -> int | None:
+    """How many nodes (servers) a figure at ``at`` of ``text`` was measured on, where the
+    text counts them ("a two-node H100 system", "across 4 nodes", "on two H200 nodes",
+    "on a single node"; not "each 8-GPU node"):
+    the count named last before the figure, else the first after it. 124,879 tokens/s of
+    a four-node system is no evidence of what two nodes did."""
+    named = []
+    for m in _NODE_COUNT_RE.finditer(text):
+        if m.group("n"):
+            n = int(m.group("n"))
+        else:
+            n = _NODE_WORDS[m.group("w").lower()]
+        named.append((m.start(), n))
+    return nearest_named(named, at)
+
+
+_TABLE_RULE_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|"):
+        line = line[:-1]
+    return [c.strip() for c in line.split("|")]
+
+
+def table_cell(text: str, pos: int, header: re.Pattern[str]) -> str | None:
+    """The cell of the pipe-table row holding ``pos`` under the first column whose header
+    matches ``header`` ("Nodes"), or None where ``pos`` is in no such row or no column
+    matches: a condition a result table gives in a column of its own, read for the figure
+    of that row."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    row = text[start:end if end >= 0 else len(text)]
+    if not row.lstrip().startswith("|"):
+        return None
+    # up the table's rows to the rule under its header
+    line_end = start - 1
+    while line_end > 0:
+        line_start = text.rfind("\n", 0, line_end) + 1
+        line = text[line_start:line_end]
+        if not line.lstrip().startswith("|"):
+            return None
+        if _TABLE_RULE_RE.match(line):
+            head_start = text.rfind("\n", 0, line_start - 1) + 1
+            names = _cells(text[head_start:line_start - 1])
+            cells = _cells(row)
+            if len(names) != len(cells):
+                return None
+            for name, cell in zip(names, cells):
+                if header.match(name.strip("*_ ")):
+                    return cell
+            return None
+        line_end = line_start - 1
+    return None
+
+
 def link_of(sentence: str, at: int) -> str | None:
     """What a bandwidth figure at ``at`` of its sentence moves data over: memory (HBM),
     a GPU link (NVLink), PCIe or the network (RDMA, NICs); None where it says not. 5.3 TB/s

@@ -1169,9 +1169,9 @@ def _query_ok(q: Query) -> bool:
         return False
     if f.family in ACHIEVED_FAMILIES or f.family == "parameters":
         return False     # a count's kind (total unless stated) is read from its words
-    if states_settings(f) or f.technique or q.stated or q.task or q.link or q.standing:
-        return False     # a workload size, application, link or reference the claim states
-                         # is looked for in the evidence's text
+    if states_settings(f) or f.technique or q.reads_text():
+        return False     # a workload size, application, link, reference, configuration or
+                         # node count the claim states is looked for in the evidence's text
     if f.family == "tokens" and f.token_kind:
         return False     # a length that says not whose it is leaves "input"/"output" open
     if f.hw_count:

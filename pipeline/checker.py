@@ -34,7 +34,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
-                            link_of, standing, states_phase, task_of, tasks_in, with_acronyms)
+                            link_of, nodes_of, setup_of, standing, states_phase, table_cell, task_of, tasks_in,
+                            with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
@@ -124,6 +125,15 @@ class Query:
     task: str | None = None             # the application it was measured on ("on code completion")
     link: str | None = None             # what a bandwidth moves data over ("RDMA": network)
     standing: str | None = None         # "... beat the peak Dell reported": above a reference
+    setup: str | None = None            # "after expert tuning": how the system was configured
+    nodes: int | None = None            # "a two-node H100 system": servers measured on
+
+    def reads_text(self) -> bool:
+        """Does a condition of this claim have to be looked for in its evidence's text (a
+        workload size, application, link, reference, configuration, node count)? Such
+        claims are judged in Python, where that text is read (check_sql._query_ok)."""
+        return bool(self.stated or self.task or self.link or self.standing or self.setup
+                    or self.nodes)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -154,6 +164,10 @@ class Query:
             conds.append(f"on {self.task}")
         if self.link:
             conds.append(f"over {self.link}")
+        if self.setup:
+            conds.append(f"on a {self.setup}")
+        if self.nodes:
+            conds.append(f"on {self.nodes} node{'s' if self.nodes != 1 else ''}")
         if conds:
             parts.append("(" + ", ".join(conds) + ")")
         return " ".join(parts)
@@ -248,6 +262,8 @@ def read_claim(text: str) -> Query:
     q.task = task_of(text, fig.start)
     q.link = link_of(text, fig.start) if fig.family == "bandwidth" else None
     q.standing = standing(text, fig.end) if fig.family not in COMPARED_FAMILIES else None
+    q.setup = setup_of(text, fig.start)
+    q.nodes = nodes_of(text, fig.start)
     if q.cause and q.subject_text and not is_name(q.subject_text) \
             and set(content_words(q.subject_text)) <= set(q.cause.split()):
         # "Multi-step scheduling raises ...": a capital that only opens the sentence opens
@@ -257,6 +273,8 @@ def read_claim(text: str) -> Query:
 
 
 WORKLOAD_SIZE_FAMILIES = ("memory", "tokens")
+# the column of a result table that counts the nodes (servers) of each row's system
+_NODES_HEADER_RE = re.compile(r"^(?:#|no\.?|number of)?\s*nodes?(?:\s+count)?$", re.I)
 _NUMBER_TOKEN_RE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 
 
@@ -449,13 +467,15 @@ def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
             and bool(PEAK_LEAD_RE.search(sentence, max(0, at - 40), at)))
     # the cause a secondary credits with its change, read as in a headline
     cause = _cause(sentence, at, c.family) if at is not None and 0 <= at <= len(sentence) else None
-    task = link = stands = None
+    task = link = stands = setup = nodes = None
     if at is not None and 0 <= at <= len(sentence):
         task = task_of(sentence, at)
         link = link_of(sentence, at) if c.family == "bandwidth" else None
         stands = standing(sentence, at + len(c.surface)) if c.family not in COMPARED_FAMILIES else None
+        setup, nodes = setup_of(sentence, at), nodes_of(sentence, at)
     return Query(text=sentence or c.surface, figure=c, label=label, negated=c.stance == "negated",
-                 peak=peak, cause=cause, task=task, link=link, standing=stands)
+                 peak=peak, cause=cause, task=task, link=link, standing=stands, setup=setup,
+                 nodes=nodes)
 
 
 def judge_stored(checker: "Checker", c: Claim) -> Verdict:
@@ -580,6 +600,7 @@ class Checker:
         self._acros: dict[str, dict[str, str]] = {}
         self._hw_counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
         self._said: dict[int, tuple[Claim, tuple[str | None, str | None]]] = {}
+        self._setups: dict[int, tuple[Claim, tuple[str | None, int | None]]] = {}
         # every primary figure by document, built on first use from the figures as they
         # stand now (a subclass narrows ``primaries`` for a while:
         # report.verdicts.IndexedChecker._cross_family)
@@ -633,6 +654,24 @@ class Checker:
                 if start is not None and p.end >= start else None
             said = (link, stands)
             got = self._said[id(p)] = (p, said)
+        return got[1]
+
+    def setup_of(self, p: Claim) -> tuple[str | None, int | None]:
+        """How the system behind primary figure ``p`` was configured (``cause.setup_of``,
+        read in its lead-in) and on how many nodes (``cause.nodes_of``: its sentence, else
+        the "Nodes" cell of its table row), worked out once per figure."""
+        got = self._setups.get(id(p))
+        if got is None or got[0] is not p:
+            self._read_texts(p.family)
+            lead, at = self.record.lead_at(p)
+            nodes = None
+            if p.sentence is not None and p.sentence_start is not None:
+                nodes = nodes_of(p.sentence, p.start - p.sentence_start)
+            if nodes is None and p.in_table:
+                cell = table_cell(self.record.text_of(self.record.doc(p)) or "", p.start,
+                                  _NODES_HEADER_RE)
+                nodes = int(cell) if cell and cell.isdigit() else None
+            got = self._setups[id(p)] = (p, (setup_of(lead, at), nodes))
         return got[1]
 
     def _acronyms_of(self, d) -> dict[str, str]:
@@ -741,6 +780,17 @@ class Checker:
             # "our 726 Gbps beat Dell's peak" is not shown by "726 Gbps ... slightly below the
             # peak figures reported by Dell", nor by a figure set against nothing
             cond("how it stands against what it is compared with", q.standing, self.said_of(p)[1])
+        if q.setup:
+            # "after expert tuning, 726 Gbps" is not shown by 726 Gbps of a default,
+            # out-of-the-box configuration, nor by a figure whose text says not
+            cond("configuration", q.setup, self.setup_of(p)[0])
+        if q.nodes:
+            # "a two-node system ran 125K" is not shown by a four-node system's 125K; a
+            # figure that counts no nodes leaves a multi-node claim open (one node is what
+            # a figure on one machine's GPUs is, counted or not)
+            pn = self.setup_of(p)[1]
+            if pn is not None or q.nodes > 1:
+                cond("node count", q.nodes, pn)
         if q.link and p.family == "bandwidth":
             # "800 Gbps of RDMA bandwidth" is not met by 5.3 TB/s of HBM
             cond("what the bandwidth is of", q.link, self.said_of(p)[0])

@@ -530,3 +530,83 @@ def test_the_reports_checker_reads_counts_as_the_plain_one(counts_db):
             plain = Checker(record).check(read_claim(text))
             indexed = IndexedChecker(record).check(read_claim(text))
             assert indexed.to_dict() == plain.to_dict(), text
+
+
+SETUPS = """\
+# Cluster results
+
+## Network
+
+These numbers come from a stock, untuned fabric configuration. We measured 388 Gbps of RDMA write bandwidth between H200 nodes. Careful tuning of the MTU could add more later.
+
+After hand tuning of the queue pairs, the second cluster reached 402 Gbps of RDMA write bandwidth between B200 nodes.
+
+## Serving
+
+A two-node H100 system served Llama 3 70B at 41,200 tokens per second in total with FastServe.
+
+| System | Nodes | Model | Tokens/s per system |
+|---|---|---|---|
+| Rack A (16 x H200) | 2 | Llama 3 70B | 58,300 |
+| Rack B (32 x H200) | 4 | Llama 3 70B | 117,900 |
+
+## Decoding
+
+For JSON decoding, FastServe's grammar backend runs 3.3x faster than the previous one.
+"""
+
+
+@pytest.fixture(scope="module")
+def setups_db(primary_db) -> str:
+    return primary_db("cluster.md", SETUPS)
+
+
+@pytest.mark.parametrize("faithful, false", [
+    # a figure of a default, untuned configuration is no evidence of what tuning reached;
+    # a tuned figure is none of an out-of-the-box run
+    ("On a default configuration, RDMA write bandwidth between H200 nodes was 388 Gbps.",
+     "After careful tuning, RDMA write bandwidth between H200 nodes reached 388 Gbps."),
+    ("With hand tuning, RDMA write bandwidth between B200 nodes reached 402 Gbps.",
+     "Out of the box, RDMA write bandwidth between B200 nodes reached 402 Gbps."),
+    # the number of nodes, in the sentence or in a table's own column
+    ("FastServe served Llama 3 70B at 41,200 tokens per second in total on two H100 nodes.",
+     "FastServe served Llama 3 70B at 41,200 tokens per second in total on four H100 nodes."),
+    ("A 4-node H200 rack served Llama 3 70B at 117,900 tokens per second.",
+     "A 2-node H200 rack served Llama 3 70B at 117,900 tokens per second."),
+    ("A system of two H200 nodes served Llama 3 70B at 58,300 tokens per second.",
+     "A system of eight H200 nodes served Llama 3 70B at 58,300 tokens per second."),
+    # unconstrained generation is not the constrained (JSON) decoding the figure is of
+    ("FastServe's grammar backend makes JSON decoding 3.3x faster.",
+     "FastServe's grammar backend makes unconstrained text generation 3.3x faster."),
+])
+def test_configuration_nodes_and_decoding_kind_must_be_the_evidences(setups_db, faithful, false):
+    _twins(setups_db, faithful, false)
+
+
+def test_a_node_count_reads_the_same_in_words_digits_and_a_table_column():
+    """Metamorphic: the count of nodes is the same fact written "two-node", "2 nodes",
+    "across two nodes" or in a table's Nodes column."""
+    import re
+
+    from pipeline.cause import nodes_of, table_cell
+
+    for text in ("a two-node system served 9 tokens", "2 nodes served 9 tokens",
+                 "served 9 tokens across two nodes", "a dual-node box served 9 tokens"):
+        assert nodes_of(text, text.index("9")) == 2, text
+    assert nodes_of("8 GPUs per node served 9 tokens", 20) is None
+    assert nodes_of("3 nodes per rack", 0) is None
+    header = re.compile(r"^nodes?$", re.I)
+    table = "| System | Nodes | Tokens/s |\n|:--|--:|--:|\n| X | 2 | 9 |\n"
+    assert table_cell(table, table.index("9"), header) == "2"
+    assert table_cell("2 nodes and 9", 12, header) is None
+
+
+def test_a_count_of_machines_is_no_count_of_accelerators():
+    """"two H200 nodes" counts servers; "two H200 GPUs" counts accelerators."""
+    from pipeline.api import extract
+
+    for text, count in (("Two H200 nodes served Llama 3 70B at 58,300 tokens per second.", None),
+                        ("On four B200 servers the model ran at 9,100 tokens per second.", None),
+                        ("Two H200 GPUs served Llama 3 70B at 5,300 tokens per second.", 2)):
+        (c,) = [c for c in extract(text) if c.family == "token_throughput"]
+        assert c.hw_count == count, (text, c.hardware)

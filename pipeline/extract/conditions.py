@@ -27,6 +27,7 @@ _COUNT_BEFORE_RE = re.compile(
     _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:GPUs?|accelerators?|chips?)\s+)?(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", re.I
 )
 _COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
+_MACHINES_AFTER_RE = re.compile(r"[\s-]*(?:nodes?|servers?|hosts?|machines?)\b", re.I)
 _PARALLEL_HINT_RE = Caseless(re.compile(r"TP|EP|DP|PP|CP|-way", re.I))
 _PARALLEL_RE = Caseless(re.compile(
     # "TP8", "EP=32", "2x TP4", and joined degrees ("EP2TP4", "TP4EP2": two settings)
@@ -114,6 +115,8 @@ def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> lis
         count = None
         hs, he = n.start, n.end
         before = _COUNT_BEFORE_RE.search(text[max(start, n.start - 20):n.start])
+        if before and _MACHINES_AFTER_RE.match(text, n.end, end):
+            before = None   # "two H200 nodes": a count of machines, not of accelerators
         if before:
             count = _count_value(before.group("count"))
             hs = n.start - (len(text[max(start, n.start - 20):n.start]) - before.start())

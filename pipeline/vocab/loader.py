@@ -129,6 +129,7 @@ class Vocab:
     workloads: NamedPatterns
     tasks: NamedPatterns
     links: NamedPatterns
+    setups: NamedPatterns
     price_basis: NamedPatterns
     scope_suffix: list[tuple[re.Pattern[str], str]]
     scope_context: NamedPatterns
@@ -228,6 +229,7 @@ def load(extra_dir: str | None = None) -> Vocab:
         workloads=_named(cond.get("workloads", {})),
         tasks=_named(cond.get("tasks", {})),
         links=_named(cond.get("links", {})),
+        setups=_named(cond.get("setups", {})),
         price_basis=_named(cond.get("price_basis", {})),
         scope_suffix=suffix,
         scope_context=_named(scopes.get("context", {})),
