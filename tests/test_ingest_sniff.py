@@ -55,3 +55,13 @@ def test_binary_pdf_without_header_is_refused(tmp_path):
 ])
 def test_sniff(head, expected):
     assert sniff(head) == expected
+
+
+def test_mdx_page_is_read_as_markdown(tmp_path):
+    """A docs site's .mdx page (Markdown with JSX components) is read, its tables too."""
+    from pipeline.ingest.sniff import detect
+
+    page = tmp_path / "bench.mdx"
+    page.write_text("import Tabs from '@theme/Tabs';\n\n# Results\n\n| Model | Tokens/s |\n"
+                    "|---|---|\n| Llama 3 8B | 1,234 |\n", encoding="utf-8")
+    assert detect(page, page.read_bytes()[:512]) == "markdown"

@@ -19,6 +19,7 @@ EXTENSIONS: dict[str, str] = {
     # documentation markup read as plain text (its grid tables too: ingest/tables.py)
     ".rst": "text", ".rest": "text", ".adoc": "text", ".asciidoc": "text",
     ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown",
+    ".mdx": "markdown",   # Markdown with JSX components (docs sites): the prose and tables are Markdown
     ".html": "html", ".htm": "html", ".xhtml": "html",
     ".pdf": "pdf",
     # benchmark result files (ingest/structured.py): read when their content is one of the
