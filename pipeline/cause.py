@@ -11,7 +11,9 @@ its document's title (``Checker.compare`` opens the condition otherwise).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 # the verbs that report a change credited to what stands before them
 CHANGE_VERB_RE = re.compile(
@@ -274,6 +276,60 @@ def nodes_of(text: str, at: int) -> int | None:
             n = _NODE_WORDS[m.group("w").lower()]
         named.append((m.start(), n))
     return nearest_named(named, at)
+
+
+_DIVISION_RE = re.compile(r"\b(closed|open)[\s-]+division\b", re.I)
+
+
+def division_of(text: str, at: int) -> str | None:
+    """The MLPerf division ("closed", "open") a figure at ``at`` of ``text`` is said to
+    be in: an open-division result (other weights, other rules) is no closed one."""
+    named = [(m.start(), m.group(1).lower()) for m in _DIVISION_RE.finditer(text)]
+    return nearest_named(named, at)
+
+
+@dataclass(frozen=True)
+class RowCondition:
+    """A condition of a figure a sentence states in words and a result table in a column
+    of its own: read from a headline's words, and from the evidence's sentence, else the
+    cell of its table row under ``header``."""
+
+    name: str
+    read: Callable[[str, int], object]        # (text, figure's offset) -> value or None
+    header: re.Pattern[str]                   # the column that gives it in a table
+    cell: Callable[[str], object]             # a cell's text -> value or None
+    words: Callable[[object], str]            # the value as the reading prints it
+    open_unstated: Callable[[object], bool] = lambda v: True  # unstated evidence leaves it open
+
+
+def _int_cell(cell: str) -> int | None:
+    return int(cell) if cell.strip().isdigit() else None
+
+
+def _division_cell(cell: str) -> str | None:
+    cell = cell.strip().lower()
+    return cell if cell in ("closed", "open") else None
+
+
+ROW_CONDITIONS = (
+    # one node is what a figure on one machine's GPUs is, counted or not: a figure that
+    # counts no nodes leaves only a multi-node claim open
+    RowCondition("node count", nodes_of,
+                 re.compile(r"^(?:#|no\.?|number of)?\s*nodes?(?:\s+count)?$", re.I), _int_cell,
+                 lambda v: f"on {v} node{'s' if v != 1 else ''}", lambda v: v != 1),
+    RowCondition("division", division_of, re.compile(r"^division$", re.I), _division_cell,
+                 lambda v: f"{v} division"),
+)
+
+
+def row_conditions(text: str, at: int) -> dict[str, object]:
+    """The ``ROW_CONDITIONS`` a headline (or a figure's sentence) states, by name."""
+    out = {}
+    for rc in ROW_CONDITIONS:
+        v = rc.read(text, at)
+        if v is not None:
+            out[rc.name] = v
+    return out
 
 
 _TABLE_RULE_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
-                            link_of, nodes_of, setup_of, standing, states_phase, table_cell, task_of, tasks_in,
+                            link_of, ROW_CONDITIONS, row_conditions, setup_of, standing, states_phase, table_cell,
+                            task_of, tasks_in,
                             with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
@@ -126,14 +127,16 @@ class Query:
     link: str | None = None             # what a bandwidth moves data over ("RDMA": network)
     standing: str | None = None         # "... beat the peak Dell reported": above a reference
     setup: str | None = None            # "after expert tuning": how the system was configured
-    nodes: int | None = None            # "a two-node H100 system": servers measured on
+    family: str | None = None           # "a DeepSeek deployment": a model family, no model
+    rows: dict[str, object] = field(default_factory=dict)  # "two-node", "closed division":
+                                        # conditions a result table gives a column (ROW_CONDITIONS)
 
     def reads_text(self) -> bool:
         """Does a condition of this claim have to be looked for in its evidence's text (a
         workload size, application, link, reference, configuration, node count)? Such
         claims are judged in Python, where that text is read (check_sql._query_ok)."""
         return bool(self.stated or self.task or self.link or self.standing or self.setup
-                    or self.nodes)
+                    or self.rows or self.family)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -166,8 +169,7 @@ class Query:
             conds.append(f"over {self.link}")
         if self.setup:
             conds.append(f"on a {self.setup}")
-        if self.nodes:
-            conds.append(f"on {self.nodes} node{'s' if self.nodes != 1 else ''}")
+        conds += [rc.words(self.rows[rc.name]) for rc in ROW_CONDITIONS if rc.name in self.rows]
         if conds:
             parts.append("(" + ", ".join(conds) + ")")
         return " ".join(parts)
@@ -256,14 +258,18 @@ def read_claim(text: str) -> Query:
         q.label = money_label(text, fig.start)
     # another figure of another kind sizes the workload the figure was measured on
     # ("190 GB/s moving a 40 GB KV cache", "2 s to prefill 128K tokens")
-    q.stated = [c.surface for c in main[1:] if c.family in WORKLOAD_SIZE_FAMILIES and c.family != fig.family]
+    # (an input or output length the figure already carries is compared as such, not again
+    # as a number its evidence must write)
+    q.stated = [c.surface for c in main[1:] if c.family in WORKLOAD_SIZE_FAMILIES
+                and c.family != fig.family and c.value not in (fig.isl, fig.osl)]
     q.subject_text = _unknown_subject(text, fig.start)
     q.cause = _cause(text, fig.start, fig.family)
     q.task = task_of(text, fig.start)
     q.link = link_of(text, fig.start) if fig.family == "bandwidth" else None
     q.standing = standing(text, fig.end) if fig.family not in COMPARED_FAMILIES else None
     q.setup = setup_of(text, fig.start)
-    q.nodes = nodes_of(text, fig.start)
+    q.rows = row_conditions(text, fig.start)
+    q.family = None if fig.model else family_named(text)
     if q.cause and q.subject_text and not is_name(q.subject_text) \
             and set(content_words(q.subject_text)) <= set(q.cause.split()):
         # "Multi-step scheduling raises ...": a capital that only opens the sentence opens
@@ -273,8 +279,7 @@ def read_claim(text: str) -> Query:
 
 
 WORKLOAD_SIZE_FAMILIES = ("memory", "tokens")
-# the column of a result table that counts the nodes (servers) of each row's system
-_NODES_HEADER_RE = re.compile(r"^(?:#|no\.?|number of)?\s*nodes?(?:\s+count)?$", re.I)
+
 _NUMBER_TOKEN_RE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 
 
@@ -467,15 +472,16 @@ def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
             and bool(PEAK_LEAD_RE.search(sentence, max(0, at - 40), at)))
     # the cause a secondary credits with its change, read as in a headline
     cause = _cause(sentence, at, c.family) if at is not None and 0 <= at <= len(sentence) else None
-    task = link = stands = setup = nodes = None
+    task = link = stands = setup = None
+    rows: dict[str, object] = {}
     if at is not None and 0 <= at <= len(sentence):
         task = task_of(sentence, at)
         link = link_of(sentence, at) if c.family == "bandwidth" else None
         stands = standing(sentence, at + len(c.surface)) if c.family not in COMPARED_FAMILIES else None
-        setup, nodes = setup_of(sentence, at), nodes_of(sentence, at)
+        setup, rows = setup_of(sentence, at), row_conditions(sentence, at)
     return Query(text=sentence or c.surface, figure=c, label=label, negated=c.stance == "negated",
                  peak=peak, cause=cause, task=task, link=link, standing=stands, setup=setup,
-                 nodes=nodes)
+                 rows=rows)
 
 
 def judge_stored(checker: "Checker", c: Claim) -> Verdict:
@@ -550,6 +556,71 @@ def _model_match(q: str, p: str) -> bool:
     return p[len(q) + 1:].split(" ", 1)[0] not in _siblings()
 
 
+# family stems that are also common words or name software ("Step 1", "Megatron-LM"): a
+# headline's bare mention of these is no model family
+_AMBIGUOUS_FAMILIES = frozenset({"step", "ling", "yi", "phi", "arctic", "snowflake arctic",
+                                 "granite", "dolly", "megatron", "falcon", "opt", "t5", "mpt",
+                                 "pythia", "command r", "jamba", "turing nlg"})
+# spellings of one family
+_FAMILY_SAME = {"meta llama": "llama", "dsv3": "deepseek", "dsr1": "deepseek",
+                "code llama": "codellama", "bloomz": "bloom"}
+
+
+def _family_of_stem(stem: str) -> str:
+    key = re.sub(r"[\s_\-]+", " ", stem.lower())
+    return _FAMILY_SAME.get(key, key)
+
+
+@lru_cache(maxsize=1)
+def _family_stems() -> tuple[tuple[str, str], ...]:
+    """(model-key prefix, family) of every family stem of ``vocab/models.toml``, longest
+    first ("gpt oss" before "gpt")."""
+    from pipeline.vocab.loader import load
+
+    stems = {re.sub(r"[\s_\-]+", " ", f.lower()): _family_of_stem(f)
+             for f in load().model_families}
+    return tuple(sorted(stems.items(), key=lambda kv: -len(kv[0])))
+
+
+def model_family(model: str | None) -> str | None:
+    """The family of a model key ("qwen2.5 7b instruct" -> "qwen"), or None."""
+    if not model:
+        return None
+    for stem, fam in _family_stems():
+        if model.startswith(stem):
+            return fam
+    return None
+
+
+@lru_cache(maxsize=1)
+def _family_re() -> re.Pattern[str]:
+    from pipeline.vocab.loader import load
+
+    stems = sorted({f for f in load().model_families
+                    if _family_of_stem(f) not in _AMBIGUOUS_FAMILIES}, key=len, reverse=True)
+    # a bare stem: not inside a longer name or a program's ("llama.cpp", "Qwen2.5"), nor
+    # the company's possessive ("MiniMax's technical report", "DeepSeek's 3FS")
+    return re.compile(r"(?<![\w.-])(?:" + "|".join(re.escape(s) for s in stems)
+                      + r")(?![\w.]|-\w|['’]s\b)", re.I)
+
+
+def family_named(text: str) -> str | None:
+    """The model family a claim names with no model of it ("SGLang's large-scale DeepSeek
+    deployment", "Qwen models"): a figure on a model of another family (Qwen2.5-7B for
+    DeepSeek) does not show it; a figure on no model leaves it as it is (the name may be
+    the company's). A possessive names the company ("DeepSeek's 3FS"), not a model."""
+    from pipeline.extract.masks import find_names
+    from pipeline.vocab.loader import load
+
+    if _family_re().search(text) is None:
+        return None
+    taken = [(n.start, n.end) for n in find_names(text, load()) if n.kind != "model"]
+    for m in _family_re().finditer(text):
+        if not any(s <= m.start() < e for s, e in taken):
+            return _family_of_stem(m.group(0))
+    return None
+
+
 def _unit_key(c: Claim) -> str:
     u = norm(c.unit) or ""
     if c.family == "money":
@@ -600,7 +671,7 @@ class Checker:
         self._acros: dict[str, dict[str, str]] = {}
         self._hw_counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
         self._said: dict[int, tuple[Claim, tuple[str | None, str | None]]] = {}
-        self._setups: dict[int, tuple[Claim, tuple[str | None, int | None]]] = {}
+        self._setups: dict[int, tuple[Claim, tuple[str | None, dict[str, object]]]] = {}
         # every primary figure by document, built on first use from the figures as they
         # stand now (a subclass narrows ``primaries`` for a while:
         # report.verdicts.IndexedChecker._cross_family)
@@ -656,22 +727,26 @@ class Checker:
             got = self._said[id(p)] = (p, said)
         return got[1]
 
-    def setup_of(self, p: Claim) -> tuple[str | None, int | None]:
+    def setup_of(self, p: Claim) -> tuple[str | None, dict[str, object]]:
         """How the system behind primary figure ``p`` was configured (``cause.setup_of``,
-        read in its lead-in) and on how many nodes (``cause.nodes_of``: its sentence, else
-        the "Nodes" cell of its table row), worked out once per figure."""
+        read in its lead-in) and its ``ROW_CONDITIONS`` (node count, MLPerf division: its
+        sentence, else the cell of its table row under that column), once per figure."""
         got = self._setups.get(id(p))
         if got is None or got[0] is not p:
             self._read_texts(p.family)
             lead, at = self.record.lead_at(p)
-            nodes = None
+            rows: dict[str, object] = {}
             if p.sentence is not None and p.sentence_start is not None:
-                nodes = nodes_of(p.sentence, p.start - p.sentence_start)
-            if nodes is None and p.in_table:
-                cell = table_cell(self.record.text_of(self.record.doc(p)) or "", p.start,
-                                  _NODES_HEADER_RE)
-                nodes = int(cell) if cell and cell.isdigit() else None
-            got = self._setups[id(p)] = (p, (setup_of(lead, at), nodes))
+                rows = row_conditions(p.sentence, p.start - p.sentence_start)
+            if p.in_table and len(rows) < len(ROW_CONDITIONS):
+                text = self.record.text_of(self.record.doc(p)) or ""
+                for rc in ROW_CONDITIONS:
+                    if rc.name not in rows:
+                        cell = table_cell(text, p.start, rc.header)
+                        v = rc.cell(cell) if cell is not None else None
+                        if v is not None:
+                            rows[rc.name] = v
+            got = self._setups[id(p)] = (p, (setup_of(lead, at), rows))
         return got[1]
 
     def _acronyms_of(self, d) -> dict[str, str]:
@@ -738,6 +813,10 @@ class Checker:
         # where it disagrees, the condition is open rather than different.
         soft = bool(f.inherited or p.inherited)
         cond("model", fk.model, pk_.model, _model_match, soft)
+        if q.family and fk.model is None and pk_.model is not None:
+            pf = model_family(pk_.model)
+            if pf is not None and pf != q.family:
+                differs.append("model")
         hw = hardware_relation(fk.hw, pk_.hw)
         if hw == "open":
             opened.append("hardware")
@@ -784,13 +863,14 @@ class Checker:
             # "after expert tuning, 726 Gbps" is not shown by 726 Gbps of a default,
             # out-of-the-box configuration, nor by a figure whose text says not
             cond("configuration", q.setup, self.setup_of(p)[0])
-        if q.nodes:
-            # "a two-node system ran 125K" is not shown by a four-node system's 125K; a
-            # figure that counts no nodes leaves a multi-node claim open (one node is what
-            # a figure on one machine's GPUs is, counted or not)
-            pn = self.setup_of(p)[1]
-            if pn is not None or q.nodes > 1:
-                cond("node count", q.nodes, pn)
+        if q.rows:
+            # "a two-node system ran 125K" is not shown by a four-node system's 125K, nor a
+            # closed-division claim by an open-division row
+            said = self.setup_of(p)[1]
+            for rc in ROW_CONDITIONS:
+                qv = q.rows.get(rc.name)
+                if qv is not None and (rc.name in said or rc.open_unstated(qv)):
+                    cond(rc.name, qv, said.get(rc.name))
         if q.link and p.family == "bandwidth":
             # "800 Gbps of RDMA bandwidth" is not met by 5.3 TB/s of HBM
             cond("what the bandwidth is of", q.link, self.said_of(p)[0])

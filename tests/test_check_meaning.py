@@ -553,6 +553,10 @@ A two-node H100 system served Llama 3 70B at 41,200 tokens per second in total w
 ## Decoding
 
 For JSON decoding, FastServe's grammar backend runs 3.3x faster than the previous one.
+
+## Latency
+
+FastServe holds Qwen2.5-7B's mean inter-token latency at 10.8 ms on one L40S.
 """
 
 
@@ -578,6 +582,9 @@ def setups_db(primary_db) -> str:
     # unconstrained generation is not the constrained (JSON) decoding the figure is of
     ("FastServe's grammar backend makes JSON decoding 3.3x faster.",
      "FastServe's grammar backend makes unconstrained text generation 3.3x faster."),
+    # a model family named with no model: a figure on another family's model does not show it
+    ("FastServe's Qwen deployment holds mean inter-token latency at 10.8 ms.",
+     "FastServe's DeepSeek deployment holds mean inter-token latency at 10.8 ms."),
 ])
 def test_configuration_nodes_and_decoding_kind_must_be_the_evidences(setups_db, faithful, false):
     _twins(setups_db, faithful, false)
@@ -607,6 +614,34 @@ def test_a_count_of_machines_is_no_count_of_accelerators():
 
     for text, count in (("Two H200 nodes served Llama 3 70B at 58,300 tokens per second.", None),
                         ("On four B200 servers the model ran at 9,100 tokens per second.", None),
-                        ("Two H200 GPUs served Llama 3 70B at 5,300 tokens per second.", 2)):
+                        ("Two H200 GPUs served Llama 3 70B at 5,300 tokens per second.", 2),
+                        ("An eight-GPU H200 server served Llama 3 70B at 9,300 tokens per second.", 8),
+                        ("A whole 8x H200 node served Llama 3 70B at 9,300 tokens per second.", 8)):
         (c,) = [c for c in extract(text) if c.family == "token_throughput"]
         assert c.hw_count == count, (text, c.hardware)
+
+
+@pytest.mark.parametrize("text", [
+    "The new router cut the benchmark from 7.0 to 6.6 seconds.",
+    "The new router cut the Llama 3 8B benchmark (batch 256, 4,096-token inputs, 16-token "
+    "outputs, eight H100 GPUs) from 7.0 to 6.6 seconds.",
+    "The new router cut the benchmark to 6.6 seconds, down from 7.0.",
+])
+def test_a_change_reads_the_same_with_its_settings_in_brackets(text):
+    """Metamorphic: a bracket of settings between the verb and "from" leaves the change
+    (7.0 -> 6.6, the figure is the after) as it is; lengths the figure carries as its input
+    and output are not also numbers its evidence must write."""
+    from pipeline.check import read_claim
+
+    q = read_claim(text)
+    assert q.change is not None and (q.change.before, q.change.after) == (7.0, 6.6), text
+    assert q.figure.value == 6.6 and q.stated == [], (q.figure.surface, q.stated)
+
+
+def test_a_bare_family_name_is_a_model_family_unless_it_is_a_company_or_a_program():
+    from pipeline.checker import family_named
+
+    assert family_named("SGLang's large-scale DeepSeek deployment holds 10 ms") == "deepseek"
+    assert family_named("Qwen models run 2x faster on SGLang") == "qwen"
+    assert family_named("DeepSeek's file system sustains 6.6 TiB/s") is None
+    assert family_named("vLLM beats llama.cpp by 2x") is None

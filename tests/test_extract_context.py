@@ -1,6 +1,8 @@
 """Scope, statistic, conditions, stance and carried context, on text written for these tests."""
 from __future__ import annotations
 
+import pytest
+
 from pipeline.extract import extract_claims
 from pipeline.model import Document
 
@@ -260,3 +262,15 @@ def test_a_model_owning_the_paper_is_not_the_figures_subject():
     assert c.model == "Mixtral 8x22B"
     c = by_surface(claims("DeepSeek-V2's paper reports 236B total parameters."), "236B total parameters")
     assert c.model == "DeepSeek-V2"
+
+
+@pytest.mark.parametrize("text", [
+    "The model card lists a maximum output length of 100K tokens for Orca-9.",
+    "Orca-9 has a maximum output length of 100K tokens.",
+    "Orca-9's input length limit is 100K tokens.",
+])
+def test_a_length_figure_is_not_its_own_length_setting(text):
+    """A token count the sentence calls an input or output length is the figure itself,
+    never a setting it was measured at (the same fact in three wordings)."""
+    (c,) = [c for c in claims(text) if c.family == "tokens"]
+    assert c.value == 100_000 and c.isl is None and c.osl is None, (c.isl, c.osl)

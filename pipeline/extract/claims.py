@@ -362,6 +362,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 v.workloads.first(text[s_start:s_end], self.fold and self.fold[s_start:s_end]),
             )
         claim.parallelism, (claim.concurrency, claim.batch_size), (claim.isl, claim.osl), claim.workload = setting
+        if claim.family == "tokens":
+            # "a maximum output length of 100K tokens": the length the sentence states is
+            # this figure itself, not a setting it was measured at
+            claim.isl = None if claim.isl == claim.value else claim.isl
+            claim.osl = None if claim.osl == claim.value else claim.osl
         # a setting written right after the figure is its own: "2.2k tokens/s (32-way EP) or
         # ~2.0k tokens/s (96-way EP)"
         own = cond.parallelism(text, c.end, min(s_end, c.next_start, c.end + 40), self.fold)

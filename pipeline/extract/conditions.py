@@ -27,6 +27,7 @@ _COUNT_BEFORE_RE = re.compile(
     _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:GPUs?|accelerators?|chips?)\s+)?(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?$", re.I
 )
 _COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
+_COUNTS_CHIPS_RE = re.compile(r"[x×*]|GPU|accelerator|chip", re.I)
 _MACHINES_AFTER_RE = re.compile(r"[\s-]*(?:nodes?|servers?|hosts?|machines?)\b", re.I)
 _PARALLEL_HINT_RE = Caseless(re.compile(r"TP|EP|DP|PP|CP|-way", re.I))
 _PARALLEL_RE = Caseless(re.compile(
@@ -115,8 +116,11 @@ def hardware_mentions(text: str, names: list[Span], start: int, end: int) -> lis
         count = None
         hs, he = n.start, n.end
         before = _COUNT_BEFORE_RE.search(text[max(start, n.start - 20):n.start])
-        if before and _MACHINES_AFTER_RE.match(text, n.end, end):
-            before = None   # "two H200 nodes": a count of machines, not of accelerators
+        if before and _MACHINES_AFTER_RE.match(text, n.end, end) \
+                and not _COUNTS_CHIPS_RE.search(before.group(0)):
+            # "two H200 nodes" counts machines; "an eight-GPU H200 server", "8x H200 node"
+            # count the accelerators
+            before = None
         if before:
             count = _count_value(before.group("count"))
             hs = n.start - (len(text[max(start, n.start - 20):n.start]) - before.start())
