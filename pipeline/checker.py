@@ -38,6 +38,7 @@ from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, ca
                             task_of, tasks_in,
                             with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
+from pipeline.extract.numbers import NUMBER_RE, parse_match
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
 from pipeline.link.measure import param_kind
@@ -235,12 +236,22 @@ def read_claim(text: str) -> Query:
     change = changes[0] if changes else None
     if change is not None:
         # the claim is about the after figure; the before is what it moved from
-        after = [c for c in main if same_value(c.value, change.after)]
+        # (compared as written: "from 1,112 ms to 310 ms" is stored in seconds)
+        after = [c for c in main if same_value(_written_value(c), change.after)]
         if after:
+            before = next((c for c in main if c is not after[0]
+                           and same_value(_written_value(c), change.before)), None)
             fig = after[0]
-        elif fig.low is not None and fig.high is not None and \
-                {fig.low, fig.high} == {change.before, change.after}:
-            fig.value, fig.low, fig.high = change.after, None, None
+            if before is not None:
+                # one quantity moving: what the sentence says of it before the first figure
+                # ("mean time to first token from 1,112 ms to 310 ms") is the after's too
+                for name in ("statistic", "scope", "phase", "token_kind"):
+                    if getattr(fig, name) in (None, "unspecified") and getattr(before, name):
+                        setattr(fig, name, getattr(before, name))
+        elif fig.low is not None and fig.high is not None and _written_value(fig):
+            scale = fig.low / _written_value(fig)
+            if {round(fig.low / scale, 9), round(fig.high / scale, 9)} == {change.before, change.after}:
+                fig.value, fig.low, fig.high = change.after * scale, None, None
         main = [fig] + [c for c in main if c is not fig]
     # In a document "reaches 575" reports where a measurement landed; a headline to check,
     # "X reached 200 tokens/s", claims a threshold was passed.
@@ -276,6 +287,14 @@ def read_claim(text: str) -> Query:
         # the cause, judged as a whole; "Compressed-FSM", "DistServe" stay names
         q.subject_text = None
     return q
+
+
+def _written_value(c: Claim) -> float:
+    """The first number of a figure as its text writes it ("1,112" of "1,112 ms", stored
+    as 1.112 s), which is how a change's before and after are read."""
+    m = NUMBER_RE.search(c.surface)
+    n = parse_match(m) if m else None
+    return n.value if n is not None else c.value
 
 
 WORKLOAD_SIZE_FAMILIES = ("memory", "tokens")

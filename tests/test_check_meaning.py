@@ -645,3 +645,22 @@ def test_a_bare_family_name_is_a_model_family_unless_it_is_a_company_or_a_progra
     assert family_named("Qwen models run 2x faster on SGLang") == "qwen"
     assert family_named("DeepSeek's file system sustains 6.6 TiB/s") is None
     assert family_named("vLLM beats llama.cpp by 2x") is None
+
+
+@pytest.mark.parametrize("text, before, after, value", [
+    ("The new router cut mean time to first token from 1,112 ms to 310 ms.", 1112, 310, 0.31),
+    ("The new router cut mean time to first token from 1.112 s to 0.31 s.", 1.112, 0.31, 0.31),
+    ("Batching the calls slowed the benchmark from 6.6 to 7.0 seconds.", 6.6, 7.0, 7.0),
+    ("Batching the calls stretched the benchmark from 6.6 s to 7.0 s.", 6.6, 7.0, 7.0),
+])
+def test_a_change_is_read_in_any_unit_and_with_any_verb_of_change(text, before, after, value):
+    """The after figure of a change is found whatever unit the figures are stored in (ms
+    are stored as seconds), keeps what the sentence says of the quantity ("mean"), and a
+    slowdown is a change as a cut is."""
+    from pipeline.check import read_claim
+
+    q = read_claim(text)
+    assert (q.change.before, q.change.after) == (before, after), text
+    assert abs(q.figure.value - value) < 1e-9, (q.figure.surface, q.figure.value)
+    if "mean" in text:
+        assert q.figure.statistic == "mean", q.reading()

@@ -19,7 +19,8 @@ _VERB = (r"\b(?:ris(?:e|es|ing)|rose|increas\w*|gr[eo]w\w*|jump\w*|climb\w*|impr
          r"rais\w*|lift\w*|went|go(?:es|ing)?|mov(?:e|ed|es|ing)|fell|fall\w*|drop\w*|slip\w*|"
          r"slid\w*|declin\w*|decreas\w*|reduc\w*|cut\w*|lower\w*|shr[aiu]nk\w*|slash\w*|sped|"
          r"speed\w*|plung\w*|soar\w*|surg\w*|doubl\w*|halv\w*|trimm?\w*|push\w*|brought|bring\w*|"
-         r"tak(?:e|es|ing)|took|accelerat\w*|shorten\w*|extend\w*|expand\w*)\b")
+         r"tak(?:e|es|ing)|took|accelerat\w*|shorten\w*|extend\w*|expand\w*|slow\w*|"
+         r"stretch\w*|lengthen\w*|tripl\w*|widen\w*|narrow\w*|balloon\w*)\b")
 _APPROX = r"(?:(?:about|around|roughly|nearly|almost|approximately|just|over|under)\s+|[~≈]\s*)?"
 _NUM = r"\$?(\d[\d,]*(?:\.\d+)?(?:\s?[kKMB](?![A-Za-z]))?)"
 _UNIT = r"(?:\s*[^\s\d.,;:()]{1,20}(?:\s+(?:per|/)\s*[^\s\d.,;:()]{1,12})?)?"
