@@ -616,7 +616,9 @@ def test_a_count_of_machines_is_no_count_of_accelerators():
                         ("On four B200 servers the model ran at 9,100 tokens per second.", None),
                         ("Two H200 GPUs served Llama 3 70B at 5,300 tokens per second.", 2),
                         ("An eight-GPU H200 server served Llama 3 70B at 9,300 tokens per second.", 8),
-                        ("A whole 8x H200 node served Llama 3 70B at 9,300 tokens per second.", 8)):
+                        ("A whole 8x H200 node served Llama 3 70B at 9,300 tokens per second.", 8),
+                        ("An eight-GPU Instinct MI325X server hit 9,300 tokens per second.", 8),
+                        ("Eight AMD Instinct MI300X GPUs served 9,300 tokens per second.", 8)):
         (c,) = [c for c in extract(text) if c.family == "token_throughput"]
         assert c.hw_count == count, (text, c.hardware)
 
