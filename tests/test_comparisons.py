@@ -38,13 +38,15 @@ SAME_FACT = [
     "SGLang achieves a 2.5x speedup over vLLM on Llama 3 8B.",
     "SGLang reaches 2.5 times the throughput of vLLM when serving Llama 3 8B.",
     "Relative to vLLM, SGLang's throughput on Llama 3 8B is 2.5x higher.",
+    "SGLang consistently outperforms vLLM, achieving up to 2.5x higher throughput on Llama 3 8B.",
+    "SGLang beats vLLM with 2.5x higher throughput on Llama 3 8B.",
 ]
 
 
 @pytest.mark.parametrize("text", SAME_FACT)
 def test_one_comparison_in_many_wordings(text):
     c = _one(text)
-    assert (c.value, c.baseline, c.direction, c.measures) == (2.5, "vLLM", "up", "throughput")
+    assert (c.value, c.baseline, c.direction, c.measures) == (2.5, "vLLM", "up", "throughput"), text
     assert c.engine == "SGLang"          # the baseline is never the engine
     assert c.model == "Llama 3 8B"
 

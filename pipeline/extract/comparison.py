@@ -78,7 +78,10 @@ def words() -> _Words:
         after=re.compile(r"\s*(?:" + "|".join(raw["baseline"]["after"]) + r")\b\s*", re.I),
         before=re.compile(r"(?:^|[,;(.]\s*|\b(?:and|but|[Ii]n\s*practice)\s*)(?:"
                           + "|".join(raw["baseline"]["before"]) + r")\s*([^,;.]{1,80}?)\s*,", re.I),
-        obj=re.compile(r"\b(" + "|".join(raw["baseline"]["object"]) + r")\s+([^,;.]{1,60}?)\s+by\s+"
+        # "outperforms vLLM by up to 4x"; "outperforms vLLM, achieving up to 3.1x higher"
+        obj=re.compile(r"\b(" + "|".join(raw["baseline"]["object"]) + r")\s+([^,;.]{1,60}?)"
+                       r"(?:\s+by|\s*,?\s+(?:achiev\w*|deliver\w*|reach\w*|offer\w*|provid\w*|"
+                       r"yield\w*|post\w*|with))\s+"
                        r"(?:(?:up\s+to|about|around|roughly|nearly|almost|over|more\s+than|as\s+much\s+as"
                        r"|at\s+least)\s+)?[~≈]?\s*$", re.I),
         obj_down=re.compile(_alt(raw["baseline"]["object_down"]), re.I),
