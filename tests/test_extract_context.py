@@ -274,3 +274,38 @@ def test_a_length_figure_is_not_its_own_length_setting(text):
     never a setting it was measured at (the same fact in three wordings)."""
     (c,) = [c for c in claims(text) if c.family == "tokens"]
     assert c.value == 100_000 and c.isl is None and c.osl is None, (c.isl, c.osl)
+
+
+PROJECTED = """# Cluster notes
+
+## Measured
+
+FastX serves Llama 3 8B at 9,000 tokens/s on one H100.
+
+## On hardware we do not have
+
+We do not have this hardware, so {declaration}
+
+### Speedups
+
+| Model | Speedup |
+|---|---|
+| Llama 3 8B | 2.4x |
+
+## Next
+
+FastX reaches 3.1x higher throughput than vLLM on H100.
+"""
+
+
+@pytest.mark.parametrize("declaration", [
+    "the numbers below are projections.",
+    "all figures in this section are estimates.",
+    "the results that follow are simulated.",
+])
+def test_a_section_declared_projected_holds_no_measurement(declaration):
+    """A sentence declaring what follows hypothetical covers its section, subsections
+    included, and ends at the next heading of its level; the same declaration in three
+    wordings gives the same stances."""
+    found = {c.surface: c.stance for c in claims(PROJECTED.format(declaration=declaration))}
+    assert found == {"9,000 tokens/s": "asserted", "2.4x": "hypothetical", "3.1x": "asserted"}, found

@@ -23,7 +23,7 @@ from pipeline.extract.patterns import (
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
-from pipeline.extract.stance import comparator, has_cues, stance_and_source
+from pipeline.extract.stance import comparator, declared_hypothetical, has_cues, stance_and_source
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
@@ -687,6 +687,11 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
                 v = ex.lengths.get((c.sentence_start, which))
                 if v is not None and getattr(c, which) is None:
                     setattr(c, which, v)
+    declared = declared_hypothetical(ex.text)
+    for c in claims:
+        # figures under "the numbers below are projections", to the end of that section
+        if c.stance == "asserted" and any(a <= c.start < b for a, b in declared):
+            c.stance = "hypothetical"
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     ex.refine_families(claims)

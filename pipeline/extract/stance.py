@@ -130,3 +130,35 @@ def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) 
     if asserted_by:
         return "reported", asserted_by
     return "asserted", None
+
+
+# "the numbers below are projections", "all figures in this section are estimates": a
+# sentence that declares what follows it (to the end of its section) hypothetical
+_DECLARED_RE = re.compile(
+    r"\b(?:the\s+|all\s+(?:the\s+)?|these\s+)?(?:numbers|figures|results|values|speedups|"
+    r"measurements)\s+(?:below|that\s+follow|in\s+this\s+section|in\s+the\s+(?:table|tables)\s+"
+    r"below|here)\s+(?:are|were)\s+(?:all\s+|only\s+)?(?:projections?|projected|estimates?|"
+    r"estimated|simulated|simulations?|hypothetical|modell?ed|predictions?|predicted)\b", re.I)
+_HEADING_RE = re.compile(r"^(#{1,6})\s", re.M)
+
+
+def declared_hypothetical(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` a sentence declares hypothetical ("We do not have this hardware,
+    so the numbers below are projections"): from the declaration to the next heading of
+    its section's level or higher (its subsections stay inside). A table of projected
+    speedups under such a sentence is no measurement, though no cell says so."""
+    spans: list[tuple[int, int]] = []
+    if "below" not in text and "section" not in text and "follow" not in text \
+            and "here" not in text:
+        return spans
+    for m in _DECLARED_RE.finditer(text):
+        level = 7
+        for h in _HEADING_RE.finditer(text, 0, m.start()):
+            level = len(h.group(1))
+        end = len(text)
+        for h in _HEADING_RE.finditer(text, m.end()):
+            if len(h.group(1)) <= level:
+                end = h.start()
+                break
+        spans.append((m.start(), end))
+    return spans
