@@ -309,3 +309,16 @@ def test_a_section_declared_projected_holds_no_measurement(declaration):
     wordings gives the same stances."""
     found = {c.surface: c.stance for c in claims(PROJECTED.format(declaration=declaration))}
     assert found == {"9,000 tokens/s": "asserted", "2.4x": "hypothetical", "3.1x": "asserted"}, found
+
+
+@pytest.mark.parametrize("text", [
+    "One L4 handles 30k tokens on Llama 3.1 8B, while vLLM gets barely 10k.",
+    "One L4 handles 30k tokens on Llama 3.1 8B, whereas vLLM manages about 10k.",
+    "One L4 handles 30k tokens on Llama 3.1 8B; vLLM gets barely 10k.",
+])
+def test_an_engine_in_a_contrasted_clause_is_not_the_figures(text):
+    """The engine a contrast names after the figure is the other clause's, even where
+    that clause's number is no claim of its own."""
+    (c,) = [c for c in claims(text) if c.surface.startswith("30k")]
+    assert c.engine is None, c.engine
+    assert c.model == "Llama 3.1 8B"

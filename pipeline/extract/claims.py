@@ -19,7 +19,7 @@ from pipeline.extract.lists import map_respectively, share_list_comparison
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
@@ -411,6 +411,12 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
 
     def _named(self, kind: str, s_start: int, s_end: int, c: Cand) -> str | None:
         hits = self._before_next(self._not_baseline(self._names_in(kind, s_start, s_end), c), c)
+        if kind == "engine" and hits:
+            # "30k tokens on one L4, while vLLM gets barely 10k": an engine past a contrast
+            # after the figure is the other clause's, even where its figure is no claim
+            m = CONTRAST_AFTER_RE.search(self.text, c.end, s_end)
+            if m is not None:
+                hits = [h for h in hits if h[0] < m.start()]
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None
 

@@ -152,3 +152,8 @@ CLASS_OF_MODELS_RE = re.compile(
 SOURCE_AFTER_RE = re.compile(
     r"(?:'s|’s)?\s+(?:tech(?:nical)?\s+)?(?:paper|report|blog(?:\s+post)?|post|team|authors|"
     r"documentation|docs|model\s+card)\b", re.I)
+
+
+# a clause set against the one before it: what it names is its own figure's
+# ("..., while vLLM gets barely 10k", "...; vLLM", "..., whereas TGI", "..., but vLLM")
+CONTRAST_AFTER_RE = re.compile(r"(?:,\s*|\s+)(?:while|whereas|but|unlike)\s|;", re.I)
