@@ -322,3 +322,14 @@ def test_an_engine_in_a_contrasted_clause_is_not_the_figures(text):
     (c,) = [c for c in claims(text) if c.surface.startswith("30k")]
     assert c.engine is None, c.engine
     assert c.model == "Llama 3.1 8B"
+
+
+@pytest.mark.parametrize("text, stance", [
+    ("We estimate that FastX should gain on Rubin: a 1.5x - 2x speedup over the baseline.", "hypothetical"),
+    ("We estimate that FastX should gain on Rubin, with a 1.5x - 2x speedup over the baseline.", "hypothetical"),
+    ("If you batch, throughput rises: we measured 900 tokens/s on one H100.", "asserted"),
+    ("Results: FastX reaches 900 tokens/s on one H100.", "asserted"),
+])
+def test_an_estimate_carries_across_a_colon(text, stance):
+    (c,) = claims(text)
+    assert c.stance == stance, (text, c.stance)
