@@ -375,6 +375,15 @@ def table_cell(text: str, pos: int, header: re.Pattern[str]) -> str | None:
     return None
 
 
+def backend_of(text: str, at: int) -> str | None:
+    """The backend of an engine a figure at ``at`` of ``text`` is credited to
+    ("LMDeploy PyTorchEngine achieves 1.3x", "TurboMind"): the one named last before it,
+    else the first after it (``vocab/engines.toml`` ``[backends]``)."""
+    from pipeline.vocab.loader import load
+
+    return nearest_named(_named_in(load().backends, text), at)
+
+
 def link_of(sentence: str, at: int) -> str | None:
     """What a bandwidth figure at ``at`` of its sentence moves data over: memory (HBM),
     a GPU link (NVLink), PCIe or the network (RDMA, NICs); None where it says not. 5.3 TB/s

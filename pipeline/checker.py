@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
-                            link_of, ROW_CONDITIONS, row_conditions, setup_of, standing, states_phase, table_cell,
+                            backend_of, link_of, ROW_CONDITIONS, row_conditions, setup_of, standing, states_phase, table_cell,
                             task_of, tasks_in,
                             with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
@@ -128,6 +128,7 @@ class Query:
     link: str | None = None             # what a bandwidth moves data over ("RDMA": network)
     standing: str | None = None         # "... beat the peak Dell reported": above a reference
     setup: str | None = None            # "after expert tuning": how the system was configured
+    backend: str | None = None          # "LMDeploy's TurboMind engine": a backend of the engine
     family: str | None = None           # "a DeepSeek deployment": a model family, no model
     rows: dict[str, object] = field(default_factory=dict)  # "two-node", "closed division":
                                         # conditions a result table gives a column (ROW_CONDITIONS)
@@ -137,7 +138,7 @@ class Query:
         workload size, application, link, reference, configuration, node count)? Such
         claims are judged in Python, where that text is read (check_sql._query_ok)."""
         return bool(self.stated or self.task or self.link or self.standing or self.setup
-                    or self.rows or self.family)
+                    or self.rows or self.family or self.backend)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -279,6 +280,7 @@ def read_claim(text: str) -> Query:
     q.link = link_of(text, fig.start) if fig.family == "bandwidth" else None
     q.standing = standing(text, fig.end) if fig.family not in COMPARED_FAMILIES else None
     q.setup = setup_of(text, fig.start)
+    q.backend = backend_of(text, fig.start)
     q.rows = row_conditions(text, fig.start)
     q.family = None if fig.model else family_named(text)
     if q.cause and q.subject_text and not is_name(q.subject_text) \
@@ -690,7 +692,7 @@ class Checker:
         self._acros: dict[str, dict[str, str]] = {}
         self._hw_counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
         self._said: dict[int, tuple[Claim, tuple[str | None, str | None]]] = {}
-        self._setups: dict[int, tuple[Claim, tuple[str | None, dict[str, object]]]] = {}
+        self._setups: dict[int, tuple[Claim, tuple[str | None, dict[str, object], str | None]]] = {}
         # every primary figure by document, built on first use from the figures as they
         # stand now (a subclass narrows ``primaries`` for a while:
         # report.verdicts.IndexedChecker._cross_family)
@@ -746,10 +748,11 @@ class Checker:
             got = self._said[id(p)] = (p, said)
         return got[1]
 
-    def setup_of(self, p: Claim) -> tuple[str | None, dict[str, object]]:
+    def setup_of(self, p: Claim) -> tuple[str | None, dict[str, object], str | None]:
         """How the system behind primary figure ``p`` was configured (``cause.setup_of``,
-        read in its lead-in) and its ``ROW_CONDITIONS`` (node count, MLPerf division: its
-        sentence, else the cell of its table row under that column), once per figure."""
+        read in its lead-in), its ``ROW_CONDITIONS`` (node count, MLPerf division: its
+        sentence, else the cell of its table row under that column) and the engine backend
+        its sentence names (``cause.backend_of``), once per figure."""
         got = self._setups.get(id(p))
         if got is None or got[0] is not p:
             self._read_texts(p.family)
@@ -765,7 +768,10 @@ class Checker:
                         v = rc.cell(cell) if cell is not None else None
                         if v is not None:
                             rows[rc.name] = v
-            got = self._setups[id(p)] = (p, (setup_of(lead, at), rows))
+            # the backend its sentence names, else its lead-in (a heading), else its title
+            backend = backend_of(p.sentence or "", p.start - (p.sentence_start or 0)) \
+                or backend_of(lead, at) or backend_of(self.record.doc(p).title or "", 0)
+            got = self._setups[id(p)] = (p, (setup_of(lead, at), rows, backend))
         return got[1]
 
     def _acronyms_of(self, d) -> dict[str, str]:
@@ -882,6 +888,10 @@ class Checker:
             # "after expert tuning, 726 Gbps" is not shown by 726 Gbps of a default,
             # out-of-the-box configuration, nor by a figure whose text says not
             cond("configuration", q.setup, self.setup_of(p)[0])
+        if q.backend:
+            # "LMDeploy's TurboMind got 1.3x faster" is not shown by "LMDeploy PyTorchEngine
+            # achieves 1.3x"; a figure whose sentence names no backend leaves it open
+            cond("backend", q.backend, self.setup_of(p)[2])
         if q.rows:
             # "a two-node system ran 125K" is not shown by a four-node system's 125K, nor a
             # closed-division claim by an open-division row

@@ -333,3 +333,16 @@ def test_an_engine_in_a_contrasted_clause_is_not_the_figures(text):
 def test_an_estimate_carries_across_a_colon(text, stance):
     (c,) = claims(text)
     assert c.stance == stance, (text, c.stance)
+
+
+@pytest.mark.parametrize("text, who", [
+    ("Public Rubin material lists each Rubin GPU with 22 TB/s of HBM bandwidth.", "Public Rubin material"),
+    ("NVIDIA's datasheet lists 4.8 TB/s of HBM bandwidth for the H200.", "NVIDIA's datasheet"),
+    ("vLLM, with [its wide-EP release](https://example.org/a/very/long/link/to/the/release/notes/of/that/version), "
+     "reports 2.2k tokens/s per H200 GPU.", "vLLM"),
+])
+def test_a_figure_a_document_relays_from_a_named_source_is_reported(text, who):
+    """A spec sheet's or another project's figure the document only relays is theirs:
+    stance reported, with the source, however long the bracket before the verb."""
+    (c,) = claims(text)
+    assert (c.stance, c.asserted_by) == ("reported", who), (c.stance, c.asserted_by)

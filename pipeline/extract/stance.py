@@ -54,8 +54,10 @@ _REPORT_VERBS = (
 )
 _REPORTER_RE = re.compile(
     r"(?<![\w.\-])(?P<who>(?:(?:[A-Z][\w.\-]*|[a-z][\w\-]*)(?:'s|’s)?\s+){0,3}?"
-    r"(?:[A-Z][\w.\-]*[a-zA-Z]|[a-z]+[A-Z][\w.\-]*|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker))"
-    r"(?:\s*,[^,;]{1,60},)?\s+(?:also\s+|now\s+|only\s+|recently\s+|previously\s+|first\s+)?"
+    r"(?:[A-Z][\w.\-]*[a-zA-Z]|[a-z]+[A-Z][\w.\-]*|post|blog|page|paper|report|document|article|coverage|team|announcement|benchmark|site|leaderboard|tracker|"
+    r"datasheet|data\s+sheet|spec(?:s|ification|ifications)?|material|materials|documentation|docs|whitepaper|website))"
+    # a bracket between the source and its verb: ", with [llm-d 0.3](https://…),"
+    r"(?:\s*,[^,;]{1,160},)?\s+(?:also\s+|now\s+|only\s+|recently\s+|previously\s+|first\s+)?"
     + _REPORT_VERBS + r"\b",
 )
 _ACCORDING_RE = re.compile(r"\b(?:according\s+to|as\s+reported\s+by|cited\s+by|credited\s+to|attributed\s+to)\s+(?P<who>(?:the\s+)?(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4}(?:post|blog|page|paper|report|document)?)", )

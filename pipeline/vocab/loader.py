@@ -130,6 +130,7 @@ class Vocab:
     tasks: NamedPatterns
     links: NamedPatterns
     setups: NamedPatterns
+    backends: NamedPatterns
     price_basis: NamedPatterns
     scope_suffix: list[tuple[re.Pattern[str], str]]
     scope_context: NamedPatterns
@@ -222,6 +223,7 @@ def load(extra_dir: str | None = None) -> Vocab:
         model_aliases=aliases,
         model_params={k: float(v) for k, v in models.get("params", {}).items()},
         engines=_named(raw["engines"].get("engines", {})),
+        backends=_named(raw["engines"].get("backends", {})),
         dtypes=_named(cond.get("dtypes", {})),
         techniques=_named(cond.get("techniques", {})),
         statistics=_named(cond.get("statistics", {})),
