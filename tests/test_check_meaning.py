@@ -625,7 +625,8 @@ def test_a_count_of_machines_is_no_count_of_accelerators():
                         ("An eight-GPU H200 server served Llama 3 70B at 9,300 tokens per second.", 8),
                         ("A whole 8x H200 node served Llama 3 70B at 9,300 tokens per second.", 8),
                         ("An eight-GPU Instinct MI325X server hit 9,300 tokens per second.", 8),
-                        ("Eight AMD Instinct MI300X GPUs served 9,300 tokens per second.", 8)):
+                        ("Eight AMD Instinct MI300X GPUs served 9,300 tokens per second.", 8),
+                        ("A four-card Arc Pro B60 system ran at 3,009 tokens per second.", 4)):
         (c,) = [c for c in extract(text) if c.family == "token_throughput"]
         assert c.hw_count == count, (text, c.hardware)
 

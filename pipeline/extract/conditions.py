@@ -24,10 +24,10 @@ _BATCH_WORD_RE = re.compile(r"(?i)batch|bs|max")
 _COUNT = r"(?P<count>\d{1,5}|" + "|".join(w for w in _SMALL if " " not in w and w not in ("zero", "half")) + r"|a\s+single|single|one)"
 _COUNT_BEFORE_RE = re.compile(
     # "8x H100", "eight NVIDIA H100", "32-GPU MI355X" (a count of GPUs before their name)
-    _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:GPUs?|accelerators?|chips?)\s+)?(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?(?:(?:Instinct|Radeon|GeForce|Tesla|Arc|Data\s+Center\s+GPU)\s+)?$", re.I
+    _COUNT + r"\s*(?:x|×|\*|-)?\s*(?:(?:GPUs?|accelerators?|chips?|cards?)\s+)?(?:(?:NVIDIA|AMD|Nvidia|Intel|Google)\s+)?(?:(?:Instinct|Radeon|GeForce|Tesla|Arc|Data\s+Center\s+GPU)\s+)?$", re.I
 )
 _COUNT_AFTER_RE = re.compile(r"^s?\s*(?:\(\s*\d+\s*GB\s*\)\s*)?(?:GPUs?\s*)?(?:x|×|\*)\s*(?P<count>\d{1,5})\b", re.I)
-_COUNTS_CHIPS_RE = re.compile(r"[x×*]|GPU|accelerator|chip", re.I)
+_COUNTS_CHIPS_RE = re.compile(r"[x×*]|GPU|accelerator|chip|card", re.I)
 _MACHINES_AFTER_RE = re.compile(r"[\s-]*(?:nodes?|servers?|hosts?|machines?)\b", re.I)
 _PARALLEL_HINT_RE = Caseless(re.compile(r"TP|EP|DP|PP|CP|-way", re.I))
 _PARALLEL_RE = Caseless(re.compile(
