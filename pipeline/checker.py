@@ -279,7 +279,8 @@ def read_claim(text: str) -> Query:
     q.task = task_of(text, fig.start)
     q.link = link_of(text, fig.start) if fig.family == "bandwidth" else None
     q.standing = standing(text, fig.end) if fig.family not in COMPARED_FAMILIES else None
-    q.setup = setup_of(text, fig.start)
+    # (a ratio's "out-of-the-box" or "tuned" is what it compares, not how it was run)
+    q.setup = setup_of(text, fig.start) if fig.family not in COMPARED_FAMILIES else None
     q.backend = backend_of(text, fig.start)
     q.rows = row_conditions(text, fig.start)
     q.family = None if fig.model else family_named(text)
@@ -499,7 +500,8 @@ def query_from_claim(c: Claim, sentence: str | None = None) -> Query:
         task = task_of(sentence, at)
         link = link_of(sentence, at) if c.family == "bandwidth" else None
         stands = standing(sentence, at + len(c.surface)) if c.family not in COMPARED_FAMILIES else None
-        setup, rows = setup_of(sentence, at), row_conditions(sentence, at)
+        setup = setup_of(sentence, at) if c.family not in COMPARED_FAMILIES else None
+        rows = row_conditions(sentence, at)
     return Query(text=sentence or c.surface, figure=c, label=label, negated=c.stance == "negated",
                  peak=peak, cause=cause, task=task, link=link, standing=stands, setup=setup,
                  rows=rows)
