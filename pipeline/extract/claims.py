@@ -95,6 +95,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.figures_in: dict[int, int] = {}  # sentence start -> how many figures with a unit
         self.families_in: dict[int, set[str]] = {}  # sentence start -> their families
         self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
+        self._bars: set[int] = set()          # where thresholds end ("an SLO of 0.4 s and 0.04 s")
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self._one_cache: dict[int, int] = {}
         self._sole: dict | None = None
@@ -239,6 +240,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return None
         if notclaims.in_axis_ticks(self.text, c.num.start, c.num.end):
             return "a chart axis (a run of bare numbers)"
+        if notclaims.in_equation(self.text, c.num.start, c.num.end):
+            return "arithmetic written out (an operand or the result of 'a*b=c')"
+        if notclaims.is_worked_example(self.text[s_start:s_start + 80],
+                                       self.text[self.text.rfind("\n", 0, s_start) + 1:s_start]):
+            return "a worked example: 'Suppose ...', 'For example, if ...', 'Ex. ...'"
         # an offered load is the condition of another figure in its sentence; alone, "serves
         # it at 14.6 requests per second" is the rate it reached
         others = self.figures_in.get(s_start, 0) > 1
@@ -267,6 +273,12 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             if which is not None:
                 self.lengths.setdefault((s_start, which), c.value)
                 return f"a length setting ({which.upper()}) of the sentence's other figures"
+        if c.family == "latency" and (notclaims.is_threshold(own, self.text[c.after_unit:c.after_unit + 50]) or (
+                c.prev_end in self._bars and notclaims.continues_list(own))):
+            self._bars.add(c.after_unit)
+            return "a threshold: an SLO, deadline or requirement the figures are measured against"
+        if c.family == "tokens" and others and notclaims.is_operating_point(own):
+            return "an operating point ('at 16K'): the setting of the sentence's other figures"
         if c.family == "latency" and notclaims.is_time_window(own):
             return "a time window: the period something was counted over, not a time taken"
         if c.family in ("latency", "money") and not notclaims.names_a_system(self.text[s_start:s_end]):

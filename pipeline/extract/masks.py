@@ -28,6 +28,11 @@ _GLOBAL_PATTERNS = [
     r"\[\^?\d+\]", r"#\d+\b", r"\$\$.*?\$\$", r"\\\[.*?\\\]", r"\{\{[<%].*?[>%]\}\}", r"\{%.*?%\}",
     r"\\(?:frac|boxed|mathbf|text|begin|end|left|right|cdot|times|sqrt)\b[^\n]{0,200}",
 ]
+# Words that number the parts of a document or a procedure ("Section 3", "Step 1"): the
+# number after one is a label, and a model family spelled alike ("Step") names no model there
+_NUMBERING_WORDS = (r"Section|Sec\.|§|Figure|Fig\.|Table|Tab\.|Eq\.|Equation|Appendix|Chapter|Step|Part|Day|"
+                    r"Week|Item|Issue|PR|No\.")
+_NUMBERED_LABEL_RE = re.compile(rf"(?:{_NUMBERING_WORDS})[ \t]?#?\d+(?:\.\d+)*[a-z]?")
 # Patterns that only matter where a number is: tried in a small window around each one.
 _LOCAL_PATTERNS = [
     r"\b[\w./-]+\.(?:png|jpe?g|gif|svg|pdf|py|md|html?|json|yaml|sh)\b",
@@ -46,7 +51,7 @@ _LOCAL_PATTERNS = [
     # versions and identifiers
     r"\bv\.?\s?\d+(?:\.\d+)*\w*", r"\b\d+\.\d+\.\d+(?:\.\d+)*\b", r"\b(?:version|release|ver\.)\s+\d+(?:\.\d+)*",
     r"\b[A-Za-z]+-\d+(?:\.\d+)*[A-Za-z]*\b(?!\s*(?:x\b|%|tokens?))",
-    r"\b(?:Section|Sec\.|§|Figure|Fig\.|Table|Tab\.|Eq\.|Equation|Appendix|Chapter|Step|Part|Day|Week|Item|Issue|PR|No\.)\s?#?\d+(?:\.\d+)*[a-z]?\b",
+    rf"\b(?:{_NUMBERING_WORDS})\s?#?\d+(?:\.\d+)*[a-z]?\b",
     r"\b\d+(?:st|nd|rd|th)\b", r"\b\d{1,2}(?:\.\d+)?\s?%?\s+percentile\b", r"\b(?:TP|EP|DP|PP|CP|SP)\s?=?\s?\d+\b", r"\b\d+\s?x\s?(?:TP|EP|DP|PP)\d*\b",
     r"\b[pP]\d{2}(?:\.\d+)?\b", r"\bTop-?\d+\b", r"\bIL\d+\b|\bOL\d+\b", r"\b[A-Z]{1,4}\d+[A-Za-z]*\b",
     r"\b(?:NVL|NVLink|PCIe|Gen|DDR|HBM|LPDDR|CUDA|ROCm|Python|sm_?)\s?\d+(?:\.\d+)*[a-z]?\b",
@@ -106,6 +111,10 @@ def _trigger(pattern: str) -> str | None:
     return lit.lower()
 
 
+# a capitalised prefix joined to an accelerator by a hyphen: a cloud's or vendor's
+# (instance) name, "GCP-a100-80G", "AWS-H100", "NVIDIA-A100" (only an accelerator is read
+# after it: find_names)
+_PREFIX_HYPHEN_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-$")
 # a count joined to the name after it by a hyphen: "8-B200", "eight-H100"
 _COUNT_HYPHEN_RE = re.compile(r"(?:\b\d{1,4}|\b(?:" + "|".join(COUNT_WORDS) + r"))$")
 
@@ -257,7 +266,8 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
         else:
             before = lower[w.start()]
             counted = before == "-" and _COUNT_HYPHEN_RE.search(lower, max(0, w.start() - 8), w.start())
-            if (before == "-" and not counted) or (before.isdigit() and w.group(1) is None):
+            prefixed = before == "-" and _PREFIX_HYPHEN_RE.search(text, max(0, w.start() - 8), w.start() + 1)
+            if (before == "-" and not (counted or prefixed)) or (before.isdigit() and w.group(1) is None):
                 continue   # "-h100" is inside a word; a digit leads only "4xH100"
             ws = w.start() + 1
             if ws < last_end:
@@ -291,6 +301,8 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
                 continue   # after "eight-" only an accelerator ("eight-B200")
             if kind == "model" and _LEVEL_AFTER_RE.match(text, me):
                 continue   # "GPT-4/o1-level": a yardstick, not the subject
+            if kind == "model" and _NUMBERED_LABEL_RE.fullmatch(text, ws, me):
+                continue   # "Step 1: start the server": a numbered step, not StepFun's model
             if best is None or me > best[1]:
                 label = m.group(0) if kind == "model" else name
                 best = (ws, me, kind, label)

@@ -161,9 +161,77 @@ _TICKS_RE = re.compile(r"\d(?<![\w.,]\d)(?:[\d.,]*\d)?[ \t\n]+(?:\d(?:[\d.,]*\d)
 
 
 def in_axis_ticks(text: str, start: int, end: int) -> bool:
-    """Is the number at ``text[start:end]`` one of a run of bare numbers (a chart's axis)?"""
+    """Is the number at ``text[start:end]`` one of a run of bare numbers (a chart's axis),
+    written along a line or down the ends of lines?"""
     lo, hi = max(0, start - 60), min(len(text), end + 60)
-    return any(m.start() <= start and end <= m.end() for m in _TICKS_RE.finditer(text, lo, hi))
+    if any(m.start() <= start and end <= m.end() for m in _TICKS_RE.finditer(text, lo, hi)):
+        return True
+    return in_tick_column(text, start, end)
+
+
+# A chart's axis as PDF text renders it down the page: each tick label ends a line (alone,
+# or after the text the chart sits beside: "features 100\n...\n80\n... 60"). Tick labels
+# are round (two significant digits at most: 100, 80, 22000, 0.5) and evenly spaced, so
+# four or more of them, each within a few lines of the next and stepping one way by steps
+# within a factor of two of each other (88, 85, 82, 80 are rounded), are an axis; a column of
+# measured values is neither round nor evenly spaced.
+_LINE_END_NUMBER_RE = re.compile(r"(?<![^\s])(\d[\d,]*(?:\.\d+)?)[ \t]*(?=\n|\Z)")
+_TICK_LINES_APART = 3
+_MIN_TICKS = 4
+
+
+def _round_tick(written: str) -> float | None:
+    """The value of a tick label with at most two significant digits, else None."""
+    digits = written.replace(",", "").replace(".", "").strip("0")
+    if len(digits) > 2:
+        return None
+    try:
+        return float(written.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def in_tick_column(text: str, start: int, end: int) -> bool:
+    """Is the number at ``text[start:end]`` one of four or more round, evenly spaced
+    numbers that end nearby lines (an axis PDF text wrote down the page)?"""
+    if not _LINE_END_NUMBER_RE.match(text, start) or _round_tick(text[start:end]) is None:
+        return False
+    lo = text.rfind("\n", 0, max(0, start - 600)) + 1
+    hi = text.find("\n", min(len(text), end + 600))
+    hi = len(text) if hi < 0 else hi
+    ticks: list[tuple[int, int, float]] = []    # (line number, start, value)
+    line, pos = 0, lo
+    for m in _LINE_END_NUMBER_RE.finditer(text, lo, hi):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        v = _round_tick(m.group(1))
+        if v is not None:
+            ticks.append((line, m.start(), v))
+    # runs of ticks each within a few lines of the previous, stepping one way evenly
+    run: list[tuple[int, int, float]] = []
+    for t in ticks:
+        if run and (t[0] - run[-1][0] > _TICK_LINES_APART or not _steps_evenly(run, t[2])):
+            if _run_holds(run, start):
+                return True
+            run = run[-1:] if run and t[0] - run[-1][0] <= _TICK_LINES_APART and t[2] != run[-1][2] else []
+        run.append(t)
+    return _run_holds(run, start)
+
+
+def _steps_evenly(run: list[tuple[int, int, float]], value: float) -> bool:
+    if len(run) < 1 or value == run[-1][2]:
+        return False
+    if len(run) == 1:
+        return True
+    steps = [b[2] - a[2] for a, b in zip(run, run[1:])] + [value - run[-1][2]]
+    if any((d > 0) != (steps[0] > 0) for d in steps):
+        return False
+    mags = [abs(d) for d in steps]
+    return max(mags) <= 2 * min(mags)
+
+
+def _run_holds(run: list[tuple[int, int, float]], start: int) -> bool:
+    return len(run) >= _MIN_TICKS and any(s == start for _, s, _ in run)
 
 
 # the rated speed of a network part: the words after the unit name the part ("200 Gbps
@@ -230,3 +298,117 @@ def output_blocks(text: str) -> list[tuple[int, int]]:
         if sum(1 for ln in lines if _OUTPUT_LINE_RE.match(ln)) * 2 >= len(lines):
             out.append((m.start(1), m.end(1)))
     return out
+
+
+# ---------------------------------------------------------------- thresholds (SLOs)
+# A latency or a rate a sentence sets as a requirement: "an SLO of 200 ms", "TBT thresholds
+# are set to 100ms", "with a P90 TTFT deadline of 0.4 s", "must stay below 50 ms",
+# "constrained to be under 500ms", "a chatbot may require a response under 0.2 seconds".
+# It is the bar the figures beside it were measured against, not a figure of a system.
+_BAR_NOUN = (r"(?:SLOs?|SLAs?|SLO\s+targets?|thresholds?|deadlines?|targets?|budgets?|"
+             r"constraints?|requirements?|goals?|limits?|caps?|cut-?offs?)")
+_THRESHOLD_LEAD_RE = re.compile(
+    r"(?i)(?:"
+    # the bar's noun, then what it is of and a copula or a preposition: "an SLO of",
+    # "the SLO of P90 TTFT as", "TBT thresholds are set to", "a 99th-percentile target:"
+    r"\b" + _BAR_NOUN + r"\b(?:[ \t]+(?:of|for|on)\b[^.;:!?\n]{0,40}?)?"
+    r"(?:[ \t]+(?:is|are|was|were|of|at|as|to|be|=|set|fixed|defined|kept)\b|[ \t]*[=:])"
+    r"(?:[ \t]+(?:set|fixed|defined|kept|to|as|at|be|of|under|below|within|is|are))*"
+    # a requirement's verb: "must stay below", "should be under", "needs to be within",
+    # "is constrained to be under", "requires ... (e.g., under"
+    r"|\b(?:must|should|has\s+to|have\s+to|needs?\s+to|is\s+required\s+to|are\s+required\s+to|"
+    r"(?:is|are)\s+constrained\s+to|constrained\s+to)"
+    r"(?:[ \t]+(?:be|stay|remain|keep|kept|not\s+exceed|fall|complete|respond))?"
+    r"(?:[ \t]+(?:below|under|within|at\s+most|less\s+than|no\s+more\s+than|in))?"
+    r"|\brequir(?:e|es|ed|ing)\b[^.;!?\n\d]{0,60}?(?:\((?:e\.g\.,?|i\.e\.,?)?[ \t]*)?"
+    r"(?:below|under|within|at\s+most|less\s+than)"
+    r")[ \t]*[~≈<>≤]?[ \t]*$")
+# the noun written after the figure: "a 200 ms SLO", "under the 50 ms TPOT target",
+# "100 ms TBT threshold"
+_THRESHOLD_AFTER_RE = re.compile(
+    r"(?i)[ \t]*(?:\)[ \t]*)?(?:(?:P\d{2}(?:\.\d)?|p\d{2}|mean|median|tail)[ \t]+)?"
+    r"(?:(?:TTFT|TPOT|TBT|ITL|E2E|end-to-end|first[ \t-]token|latency|response[ \t]+time|per-token|"
+    r"inter-token|decode|prefill|time)[ \t]+)*" + _BAR_NOUN + r"\b")
+
+
+def is_threshold(own: str, after: str) -> bool:
+    """Is a latency (or a rate) the bar a sentence sets (an SLO, a threshold, a deadline,
+    a requirement), not a figure a system reached? ``own`` is the figure's own clause
+    before it; ``after`` the text right after its unit."""
+    return bool(_THRESHOLD_LEAD_RE.search(own) or _THRESHOLD_AFTER_RE.match(after))
+
+
+# ---------------------------------------------------------------- worked examples
+# A sentence that sets up a supposition and works it out: "Suppose we set ...", "Imagine a
+# 70B model ...", "Let's say each request ...", "For example, if ...", "e.g., if ...",
+# "Ex. a 200B model on one GPU takes 444 ms" (slides), "Example: ...". Its numbers are
+# inputs and results of the example, not figures measured on a system. "Assuming a GPU
+# costs $2 per hour, the daily cost is $87,072" is not one: a publisher's estimate of its
+# own system states its premise, and both figures are claims (hypothetical in stance).
+_EXAMPLE_OPEN_RE = re.compile(
+    r"(?i)^[ \t>*•\-–·\d.)]*(?:\*\*)?(?:"
+    r"suppose|supposing|imagine|let'?s\s+say|let\s+us\s+say|say\s+(?:we|you|a|an|the)\b|"
+    r"consider\s+(?:a|an|the\s+case|as\s+an\s+example)\b|as\s+an\s+example,?\s+(?:if|suppose|assume|consider|let)\b|"
+    r"(?:for\s+(?:example|instance)|e\.g\.|i\.e\.),?\s+(?:if|suppose|imagine|say|let'?s)\b|"
+    r"if\s+(?:we|you|one)\s+(?:assume|suppose|take|consider)\b|"
+    r"ex(?:\.|:)|example\s*[:.]|worked\s+example\b)")
+# the marker may stand just before the sentence splitter's start ("• Ex. 200B model ..."
+# splits after "Ex.")
+_EXAMPLE_TAIL_RE = re.compile(r"(?i)(?:^|[\n•>*\-–·])[ \t]*(?:\*\*)?(?:ex|e\.g|example)[.:]?[ \t]*$")
+
+
+def is_worked_example(sentence_head: str, before_sentence: str) -> bool:
+    """Does the sentence set up and work out an example ("Suppose ...", "For example, if
+    ...", "Ex. ...")? ``sentence_head`` is the sentence's start, ``before_sentence`` the
+    text of its line before it."""
+    return bool(_EXAMPLE_OPEN_RE.match(sentence_head) or _EXAMPLE_TAIL_RE.search(before_sentence))
+
+
+# ---------------------------------------------------------------- arithmetic written out
+# "2*100=200", "40 x 2176 = 87,040", "22/8 = 2.75": the operands and the result of a
+# computation written out are working, not figures (a unit may follow each operand:
+# "8 GB * 4 = 32 GB")
+_OPERAND = r"\d[\d,]*(?:\.\d+)?[ \t]*(?:[A-Za-z%$/]{1,8}[ \t]*)?"
+_EQUATION_RE = re.compile(
+    r"(?<![\w.])" + _OPERAND + r"(?:[*×x÷/+−][ \t]*\(?[ \t]*" + _OPERAND + r"\)?[ \t]*)+"
+    r"(?:=|≈|~=)[ \t]*\$?" + r"\d[\d,]*(?:\.\d+)?")
+
+
+def in_equation(text: str, start: int, end: int) -> bool:
+    """Is the number at ``text[start:end]`` an operand or the result of arithmetic written
+    out with an equals sign ("2*100=200")?"""
+    lo, hi = max(0, start - 50), min(len(text), end + 50)
+    if "=" not in text[lo:hi] and "≈" not in text[lo:hi]:
+        return False
+    return any(m.start() <= start and end <= m.end() for m in _EQUATION_RE.finditer(text, lo, hi))
+
+
+# ---------------------------------------------------------------- operating points
+# "1.41x at 8K", "36 versus 24 at 16K", "rises sharply at 6400 tokens": a token count after
+# "at" is the point (context length, sequence length) the sentence's other figures were
+# read at, a setting of theirs
+_AT_POINT_RE = re.compile(
+    r"(?i)\b(?:at|for)\s+(?:(?:a|an|the)\s+)?(?:(?:context|sequence|input|prompt|kv(?:-cache)?)\s+)?"
+    r"(?:(?:length|len|size|window)s?\s+(?:of\s+)?)?[~≈]?\s*$")
+_AT_ONLY_RE = re.compile(r"(?i)\bat\s+(?:(?:a|an|the)\s+)?[~≈]?\s*$")
+
+
+def is_operating_point(own: str) -> bool:
+    """Is a token count the point ("at 16K", "at a context length of 8K") the figures
+    beside it were measured at? "for" counts only with a length word ("for a context
+    length of 8K"), since "trained for 2T tokens" states a size."""
+    m = _AT_POINT_RE.search(own)
+    return bool(m) and (bool(_AT_ONLY_RE.search(own)) or bool(re.search(r"(?i)length|len|size|window", m.group(0))))
+
+
+# what joins the next item of a list to the one before it: "and P90 TPOT as", ", ", " or "
+_LIST_JOIN_RE = re.compile(r"(?i)^[ \t]*(?:,[ \t]*)?(?:(?:and|or)\b)?[^.;:!?\n]{0,30}?"
+                           r"(?:\b(?:as|of|at|to|is|be)|[=:])?[ \t]*[~≈<>≤]?[ \t]*$")
+_VERB_IN_JOIN_RE = re.compile(r"(?i)\b(?:achiev\w*|reach\w*|get\w*|got|measur\w*|observ\w*|see|saw|deliver\w*|"
+                              r"improv\w*|reduc\w*|cut\w*|dropp?\w*|ris\w*|rose|while|whereas|but|yield\w*|gives?)\b")
+
+
+def continues_list(own: str) -> bool:
+    """Is ``own`` (the words between two figures) only what joins a list's next item ("and
+    P90 TPOT as"), so the figure is what the one before it was (a threshold too)?"""
+    return bool(_LIST_JOIN_RE.match(own)) and not _VERB_IN_JOIN_RE.search(own)

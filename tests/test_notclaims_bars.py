@@ -1,0 +1,187 @@
+"""Thresholds, worked examples, written-out arithmetic, operating points, chart axes down a
+page and setting columns are not claims (docs/extraction.md, "What is not a claim").
+
+Each rule is tested against its counterpart (the same number where it is a figure), and
+metamorphically: the same fact reworded, reordered or laid out another way gives the same
+answer. Every sentence here is written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.extract import extract_claims
+from pipeline.model import Document
+
+
+def claims(text: str, fmt: str = "text"):
+    return extract_claims(Document(id="t", path="t", format=fmt, text=text))
+
+
+def values(text: str, family: str | None = None) -> list[float]:
+    return [c.value for c in claims(text) if family is None or c.family == family]
+
+
+# ------------------------------------------------------------------ thresholds
+
+@pytest.mark.parametrize("bar", [
+    "The operators set the P99 TTFT SLO to 250 ms, and the new scheduler serves 2.1x more requests.",
+    "Under a 250 ms TTFT SLO, the new scheduler serves 2.1x more requests.",
+    "With a time-to-first-token deadline of 250 ms, the new scheduler serves 2.1x more requests.",
+    "The new scheduler serves 2.1x more requests while TTFT must stay below 250 ms.",
+    "Interactive use requires a first token quickly (e.g., under 250 ms); the new scheduler serves 2.1x more requests.",
+    "When the first-token latency is constrained to be under 250 ms, the new scheduler serves 2.1x more requests.",
+    "The TTFT threshold is 250 ms; the new scheduler serves 2.1x more requests.",
+])
+def test_a_latency_bar_is_no_figure_however_it_is_worded(bar):
+    got = claims(bar)
+    assert [c.family for c in got] == ["ratio"], [(c.surface, c.family) for c in got]
+
+
+@pytest.mark.parametrize("measured", [
+    "On the chat trace the new scheduler keeps P99 TTFT at 250 ms.",
+    "The new scheduler's TTFT stays under 250 ms on one H100.",
+    "The engine can achieve less than 250 ms to first token on one H100.",
+    "The P99 TTFT measured 250 ms, below the 300 ms SLO.",
+])
+def test_a_measured_latency_beside_the_same_words_stays_a_figure(measured):
+    assert 0.25 in values(measured, "latency"), measured
+
+
+def test_a_bar_written_as_a_list_bars_each_item():
+    got = claims("Suppose the SLOs are a P90 TTFT of 0.3 seconds and a P90 TPOT of 0.05 seconds.")
+    assert got == []
+    # the list reordered gives the same answer
+    assert claims("Suppose the SLOs are a P90 TPOT of 0.05 seconds and a P90 TTFT of 0.3 seconds.") == []
+    got = claims("The SLO for TTFT is 300 ms and for TPOT 50 ms, and vLLM reached a TPOT of 42 ms.")
+    assert [c.value for c in got] == [pytest.approx(0.042)]
+
+
+# ------------------------------------------------------------------ worked examples
+
+@pytest.mark.parametrize("example", [
+    "Suppose a 100B model runs on one accelerator with 2 TB/s of bandwidth: each step takes 100 ms.",
+    "Let's say a 100B model runs on one accelerator with 2 TB/s of bandwidth; each step then takes 100 ms.",
+    "For example, if a 100B model runs on one accelerator with 2 TB/s of bandwidth, each step takes 100 ms.",
+    "- Ex. 100B model on one accelerator at 2 TB/s takes 100 ms",
+    "Example: a 100B model on one accelerator at 2 TB/s takes 100 ms.",
+])
+def test_a_worked_example_gives_no_figures(example):
+    assert claims(example) == [], [(c.surface, c.family) for c in claims(example)]
+
+
+def test_an_example_of_a_measurement_and_a_stated_premise_stay_figures():
+    # "for example" that introduces a measured result is no supposition
+    assert 100 in [round(c.value * 1000) for c in claims(
+        "For example, the engine decodes each step in 100 ms on one H100.") if c.family == "latency"]
+    # a publisher's estimate states its premise; both numbers are its claims
+    got = claims("Assuming one accelerator rents for $3 per hour, the fleet costs $72,000 a day.")
+    assert sorted(c.value for c in got if c.family == "money") == [3, 72000]
+
+
+# ------------------------------------------------------------------ arithmetic written out
+
+@pytest.mark.parametrize("working", [
+    "Each box costs 3*150=450 dollars in the puzzle.",
+    "Per-GPU rate = 12 x 250 = 3000 tokens/s in this estimate.",
+    "The transfer takes 4096 tokens * (2 MB/token) / (50 GB/s * 4) = 41 ms.",
+])
+def test_arithmetic_written_out_is_working(working):
+    assert claims(working) == [], [(c.surface, c.family) for c in claims(working)]
+
+
+def test_a_figure_next_to_a_product_name_is_not_arithmetic():
+    assert values("The engine reaches 3000 tokens/s on 8 x H100.", "token_throughput") == [3000]
+
+
+# ------------------------------------------------------------------ operating points
+
+_PACKED = "Prompts are packed to 8K or 32K tokens. "
+
+
+@pytest.mark.parametrize("text", [
+    "The new kernel improves decode throughput by 1.3x at 8K and 1.5x at 32K.",
+    "At 8K the new kernel improves decode throughput by 1.3x, and at 32K by 1.5x.",
+    "The new kernel improves decode throughput by 1.3x at a context length of 8K and 1.5x at 32K.",
+])
+def test_a_context_length_the_figures_were_read_at_is_a_setting(text):
+    got = [c for c in claims(_PACKED + text) if c.start >= len(_PACKED)]
+    assert [(c.family, c.value) for c in got] == [("ratio", 1.3), ("ratio", 1.5)], [c.surface for c in got]
+
+
+def test_a_context_length_a_model_supports_stays_a_claim():
+    assert values("The model supports a context length of 32K tokens.", "tokens") == [32000]
+    assert values("We trained the model for 2T tokens and it reached 1.3x the throughput of its predecessor.",
+                  "tokens") == [2e12]
+
+
+# ------------------------------------------------------------------ chart axes down a page
+
+# a chart's y-axis that PDF text wrote at the ends of the lines of the paragraph beside it;
+# the paragraph's own figure (50 ms) lends its unit to the bare ticks
+_LEAD = "Our service cuts the time to first token to 50 ms and "
+_AXIS_DOWN = (_LEAD + "100\n"
+              "keeps the cache warm across sessions\n"
+              "80\n"
+              "so that repeated prefixes are cheap 60\n"
+              "to serve at scale.\n"
+              "40\n"
+              "20\n")
+
+
+def test_tick_labels_down_the_line_ends_are_an_axis():
+    assert [c.surface for c in claims(_AXIS_DOWN)] == ["50 ms"]
+
+
+def test_an_axis_read_upward_or_spaced_otherwise_is_still_an_axis():
+    up = _AXIS_DOWN
+    for a, b in (("100", "T5"), ("80", "T4"), ("60", "T3"), ("40", "T2"), ("20", "T1")):
+        up = up.replace(a, b)
+    for a, b in (("T5", "20"), ("T4", "40"), ("T3", "60"), ("T2", "80"), ("T1", "100")):
+        up = up.replace(a, b)
+    assert [c.surface for c in claims(up)] == ["50 ms"]
+    # the same ticks one to a line, with a blank line inside the run
+    alone = _LEAD + "100\n80\n\n60\n40\n20\n"
+    assert [c.surface for c in claims(alone)] == ["50 ms"]
+
+
+def test_measured_values_at_line_ends_are_not_an_axis():
+    text = ("The first run served 1,234 tokens/s\n"
+            "The second run served 1,107 tokens/s\n"
+            "The third run served 986 tokens/s\n"
+            "The fourth run served 871 tokens/s\n")
+    assert values(text, "token_throughput") == [1234, 1107, 986, 871]
+    # round but uneven numbers at line ends are no axis either
+    text = "Batch one took 100 ms\nBatch two took 80 ms\nBatch three took 90 ms\nBatch four took 20 ms\n"
+    assert len(values(text, "latency")) == 4
+
+
+# ------------------------------------------------------------------ setting columns
+
+_ADAPTERS = ("The table gives request throughput (req/s) for each setup.\n\n"
+             "| Setup | n | Ours | Baseline |\n|---|---|---|---|\n"
+             "| A | 4 | 8.1 | 2.2 |\n| A | 200 | 7.6 | 0.3 |\n")
+
+
+def test_a_variable_column_is_a_setting():
+    got = claims(_ADAPTERS, "markdown")
+    assert sorted(c.value for c in got) == [0.3, 2.2, 7.6, 8.1]
+
+
+def test_a_thinking_budget_row_is_a_setting():
+    # the same facts with the models' columns swapped give the same answer
+    for a, b in (("Gemma-9B", "Qwen-7B"), ("Qwen-7B", "Gemma-9B")):
+        speed = {"Gemma-9B": "41.5", "Qwen-7B": "37.2"}
+        budget = {"Gemma-9B": "32K", "Qwen-7B": "64K"}
+        ttft = {"Gemma-9B": "210", "Qwen-7B": "250"}
+        table = (f"| Metric | {a} | {b} |\n|---|---|---|\n"
+                 f"| Decode speed (tokens/s) | {speed[a]} | {speed[b]} |\n"
+                 f"| TTFT (ms) | {ttft[a]} | {ttft[b]} |\n"
+                 f"| Extended Thinking | {budget[a]} | {budget[b]} |\n")
+        got = claims(table, "markdown")
+        assert sorted((c.value, c.osl, c.model) for c in got) == [
+            (0.21, 32000, "Gemma-9B"), (0.25, 64000, "Qwen-7B"),
+            (37.2, 64000, "Qwen-7B"), (41.5, 32000, "Gemma-9B")], [(c.surface, c.family) for c in got]
+    # a row that states a size stays a claim
+    table = ("| Metric | Gemma-9B | Qwen-7B |\n|---|---|---|\n"
+             "| Decode speed (tokens/s) | 41.5 | 37.2 |\n| TTFT (ms) | 210 | 250 |\n"
+             "| Context length | 32K | 64K |\n")
+    assert sorted(c.value for c in claims(table, "markdown")) == [0.21, 0.25, 37.2, 41.5, 32000, 64000]
