@@ -185,3 +185,47 @@ def test_a_thinking_budget_row_is_a_setting():
              "| Decode speed (tokens/s) | 41.5 | 37.2 |\n| TTFT (ms) | 210 | 250 |\n"
              "| Context length | 32K | 64K |\n")
     assert sorted(c.value for c in claims(table, "markdown")) == [0.21, 0.25, 37.2, 41.5, 32000, 64000]
+
+
+def test_a_handful_of_parameters_is_no_model_size():
+    assert claims("The window is defined by two parameters: its width and its depth.") == []
+    assert claims("The scheduler exposes 12 parameters to tune.") == []
+    assert values("The draft model has 68M parameters.", "parameters") == [68e6]
+    assert values("The draft model has 68 million parameters.", "parameters") == [68e6]
+
+
+@pytest.mark.parametrize("label", ["RPS", "RPS (req/s)"])
+def test_a_rate_column_written_as_measured_is_a_result_and_round_loads_are_settings(label):
+    measured = (f"| Model | {label} | Mean TTFT (ms) |\n|---|---|---|\n"
+                "| Qwen-7B | 12.384 | 310 |\n| Qwen-14B | 6.915 | 420 |\n")
+    got = claims(measured, "markdown")
+    assert sorted((c.family, c.value) for c in got if c.family == "request_throughput") == [
+        ("request_throughput", 6.915), ("request_throughput", 12.384)]
+    assert all(c.offered_load is None for c in got)
+    # the same table with the loads of a sweep: the rates are the runs' settings
+    swept = measured.replace("12.384", "4").replace("6.915", "8")
+    got = claims(swept, "markdown")
+    assert [c.family for c in got] == ["latency", "latency"] and [c.offered_load for c in got] == [4, 8]
+
+
+# ------------------------------------------------------------------ names
+
+@pytest.mark.parametrize("text, accelerator", [
+    ("The results below were collected on a CLOUD-a100-80G GPU: TTFT was 41 ms.", "A100"),
+    ("The results below were collected on a CLOUD-A100-80G GPU: TTFT was 41 ms.", "A100"),
+    ("The results below were collected on one A100 80GB GPU: TTFT was 41 ms.", "A100"),
+    ("The results below were collected on an h100 instance: TTFT was 41 ms.", "H100"),
+])
+def test_an_accelerator_in_an_instance_name_is_read_in_any_case(text, accelerator):
+    (c,) = claims(text)
+    assert (c.value, c.accelerator) == (0.041, accelerator)
+
+
+def test_a_numbered_step_is_no_model():
+    doc = ("## Step 1: Start the server\n\nRun the container.\n\n"
+           "## Step 2: Measure\n\nThe mean TTFT was 35 ms.\n")
+    (c,) = claims(doc, "markdown")
+    assert c.model is None
+    # a model of the family spelled alike, with its own version, is still read
+    (c,) = claims("Step-2 decodes 52 tokens/s per user on one GPU.")
+    assert c.model == "Step-2"

@@ -673,6 +673,9 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
     # the figure it refers to, so that figure must be complete before it.
     # a count of one or two tokens is a step of generation, not a size
     cands = [c for c in cands if not (c.family == "tokens" and c.value < 10)]
+    # and a count of parameters below a million counts a method's or a function's
+    # ("defined by two parameters"), no model is that small
+    cands = [c for c in cands if not (c.family == "parameters" and c.value < notclaims.MIN_MODEL_PARAMS)]
     for c in cands:
         if c.family:
             s = ex.seg.sentence(c.start)[0]

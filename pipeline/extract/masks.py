@@ -113,8 +113,9 @@ def _trigger(pattern: str) -> str | None:
 
 # a capitalised prefix joined to an accelerator by a hyphen: a cloud's or vendor's
 # (instance) name, "GCP-a100-80G", "AWS-H100", "NVIDIA-A100" (only an accelerator is read
-# after it: find_names)
-_PREFIX_HYPHEN_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-$")
+# after it: find_names). A box's name ("DGX-B200") is not one: it stands for eight parts,
+# so its part alone would lose the count.
+_PREFIX_HYPHEN_RE = re.compile(r"(?<![\w-])(?!(?:DGX|HGX)-)[A-Z]{2,6}-$")
 # a count joined to the name after it by a hyphen: "8-B200", "eight-H100"
 _COUNT_HYPHEN_RE = re.compile(r"(?:\b\d{1,4}|\b(?:" + "|".join(COUNT_WORDS) + r"))$")
 

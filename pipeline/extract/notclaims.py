@@ -412,3 +412,19 @@ def continues_list(own: str) -> bool:
     """Is ``own`` (the words between two figures) only what joins a list's next item ("and
     P90 TPOT as"), so the figure is what the one before it was (a threshold too)?"""
     return bool(_LIST_JOIN_RE.match(own)) and not _VERB_IN_JOIN_RE.search(own)
+
+
+# The smallest parameter count that sizes a model: "defined by two parameters", "tune these
+# 12 parameters" count a method's or a function's parameters, not a network's weights.
+MIN_MODEL_PARAMS = 1e6
+
+
+# A load is chosen, so it is written round ("1", "0.5", "16"); a rate written to three
+# decimal places or more ("14.556") was measured, whatever its column is called.
+_MEASURED_DECIMALS_RE = re.compile(r"(?<![\w.])\d[\d,]*\.\d{3,}(?![\d.])")
+
+
+def written_as_measured(cells: list[str]) -> bool:
+    """Are a column's rates written as measurements are (one to three decimal places or
+    more), not as the loads of a sweep?"""
+    return any(_MEASURED_DECIMALS_RE.search(t) for t in cells)

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pipeline.extract.notclaims import TOTALLED_RE
+from pipeline.extract.notclaims import TOTALLED_RE, written_as_measured
 from pipeline.ingest.tables import clean, text_tables
 from pipeline.model import Cell, Row, Table
 from pipeline.vocab.loader import load_raw
@@ -356,7 +356,8 @@ def _load_columns(table: Table, typer: HeaderTyper) -> frozenset[int]:
     got = getattr(table, "_load_cols", None)
     if got is None:
         heads = [table.column_header(j) for j in range(len(table.header))]
-        rates = [j for j, h in enumerate(heads) if _RATE_LABEL_RE.match(h)]
+        rates = [j for j, h in enumerate(heads) if _RATE_LABEL_RE.match(h)
+                 and not written_as_measured([c.text for r in table.rows for c in r.cells if c.col == j])]
         measured = any(j not in rates and typer.column(h).kind == "figure" for j, h in enumerate(heads))
         got = frozenset(rates if measured else ())
         table._load_cols = got  # type: ignore[attr-defined]
