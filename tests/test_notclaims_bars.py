@@ -229,3 +229,23 @@ def test_a_numbered_step_is_no_model():
     # a model of the family spelled alike, with its own version, is still read
     (c,) = claims("Step-2 decodes 52 tokens/s per user on one GPU.")
     assert c.model == "Step-2"
+
+
+@pytest.mark.parametrize("name", ["H100 80GB", "H100 SXM 80GB", "H200 141GB", "A100 80GB", "A100-80GB"])
+def test_memory_written_into_a_product_name_is_part_of_the_name(name):
+    got = claims(f"We benchmarked on {name} GPUs and measured 2,400 tokens/s.")
+    assert [c.family for c in got] == ["token_throughput"], [c.surface for c in got]
+    # the same memory stated as the part's specification is a figure
+    assert values(f"Each {name.split()[0].split('-')[0]} has 80 GB of HBM.", "memory") == [80e9]
+
+
+def test_a_fiscal_half_is_a_date_but_a_gpu_is_not():
+    assert claims("In H1 2025 the fleet doubled.") == [] or all(c.family == "ratio" for c in claims(
+        "In H1 2025 the fleet doubled."))
+    assert values("In FY25 the cluster served 1.2M tokens/s.", "token_throughput") == [1.2e6]
+
+
+@pytest.mark.parametrize("slot", ["PCIe 5.0 x 16", "PCIe Gen5 x16", "PCIe x16"])
+def test_a_link_lane_width_is_no_bandwidth(slot):
+    got = claims(f"Each GPU sits on a {slot} slot and reaches 52 GB/s host-to-device.")
+    assert [(c.family, c.value) for c in got] == [("bandwidth", 52e9)]

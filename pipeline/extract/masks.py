@@ -42,10 +42,12 @@ _LOCAL_PATTERNS = [
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\bQ[1-4]\s?[/']?\s?\d{2,4}\b",
     # a month and year ("12.2024"), not a figure printed to four places ("21.1402")
     r"\b(?:0?[1-9]|1[0-2])\.(?:19|20)\d{2}\b",
-    r"(?<![\d,.])\b(?:199\d|20[0-3]\d)s?\b(?![,.]\d)(?!\s*(?:tokens?|tok|ms|GB|MB|x\b|%|TPS|tps|requests?))", r"\b(?:FY|H[12])\s?\d{2,4}\b",
+    r"(?<![\d,.])\b(?:199\d|20[0-3]\d)s?\b(?![,.]\d)(?!\s*(?:tokens?|tok|ms|GB|MB|x\b|%|TPS|tps|requests?))", r"\bFY\s?\d{2,4}\b|\bH[12](?:\s|\s?')(?:19|20)?\d{2}\b",
     r"\b\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|UTC|PT|ET)?\b", r"\b(?:19|20)\d{2}[a-z]\b",
     # memory written into a product name: "A100-80GB", "H100 SXM 80GB GPUs", "A100 (40GB)"
     r"\b[A-Z]{1,3}\d{2,4}[A-Z]?(?:[- ](?:SXM\d?|PCIe|NVL|OAM))?(?:-|\s\(|\s)\d+\s?GB\)?(?=\s+(?:GPUs?|cards?|HBM)|\)|\b(?!\s+(?:of|memory|HBM)))",
+    # a link's lane width: "PCIe 5.0 x 16", "PCIe Gen5 x16" (16 lanes, no bandwidth)
+    r"\bPCIe[ \t]*(?:Gen[ \t]?\d+|\d(?:\.\d)?)?[ \t]*[x×][ \t]?\d{1,2}\b",
     r"\b\d+\s?GB\s+(?:GPUs?|cards?)\b", r"\b\d+(?:\.\d+)?:\d+(?:\.\d+)?\b",
     r"\b\d+[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b",
     # versions and identifiers
@@ -338,7 +340,8 @@ def _may_be_masked(text: str, start: int, end: int) -> bool:
     if prev[-1:] in ("-", "_", ".", "/", "#", "§", "v", "V", "=", "@", ":", "("):
         return True
     token = prev.rsplit(None, 1)[-1] if prev and not prev.isspace() else ""   # its last word
-    if token and (any(ch.isupper() or ch.isdigit() for ch in token) or token.lower() in ("v", "version", "release", "ver.", "sm")):
+    if token and (any(ch.isupper() or ch.isdigit() for ch in token)
+                  or token.lower() in ("v", "version", "release", "ver.", "sm", "x", "×")):
         return True
     if _NEXT_RE.match(text, end, end + 6):
         return True
