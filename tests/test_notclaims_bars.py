@@ -46,6 +46,19 @@ def test_a_measured_latency_beside_the_same_words_stays_a_figure(measured):
     assert 0.25 in values(measured, "latency"), measured
 
 
+@pytest.mark.parametrize("configured, measured", [
+    ("The TBT thresholds are set to 100 ms, 200 ms and 300 ms, depending on the trace.",
+     "On the three traces the engine's TBT was 100 ms, 200 ms and 300 ms."),
+    ("We count a request as served when its TTFT and TBT stay within thresholds set to 10 s and 100 ms.",
+     "The engine's TTFT and TBT were 10 s and 100 ms on the long trace."),
+    ("Setting the TTFT and TBT thresholds to 10 s and 100 ms, respectively, the pool serves 1.6x more requests.",
+     "With the new pool, TTFT and TBT drop to 10 s and 100 ms, respectively, on one H800 node."),
+])
+def test_values_a_setting_configures_are_bars_and_values_reached_are_figures(configured, measured):
+    assert [c.family for c in claims(configured)] in ([], ["ratio"]), [c.surface for c in claims(configured)]
+    assert len(values(measured, "latency")) >= 2, measured
+
+
 def test_a_bar_written_as_a_list_bars_each_item():
     got = claims("Suppose the SLOs are a P90 TTFT of 0.3 seconds and a P90 TPOT of 0.05 seconds.")
     assert got == []

@@ -322,7 +322,12 @@ _THRESHOLD_LEAD_RE = re.compile(
     r"(?:[ \t]+(?:below|under|within|at\s+most|less\s+than|no\s+more\s+than|in))?"
     r"|\brequir(?:e|es|ed|ing)\b[^.;!?\n\d]{0,60}?(?:\((?:e\.g\.,?|i\.e\.,?)?[ \t]*)?"
     r"(?:below|under|within|at\s+most|less\s+than)"
-    r")[ \t]*[~≈<>≤]?[ \t]*$")
+    # a value configured, not reached: "(the timeout) is set to", "setting the TBT to"
+    r"|\b(?:is|are|was|were|be|been|being)\s+(?:set|configured|fixed|capped)\s+(?:to|at|as)"
+    r"|\bsetting\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?[^.;:!?\n\d]{0,40}?\s(?:to|at|as)"
+    r")[ \t]*[~≈<>≤]?[ \t]*"
+    # the bar's earlier values in a list ("TTFT and TBT thresholds are set to 10 s and ")
+    r"(?:\d[\d,.]*[ \t]*[A-Za-zµ/]{0,12}[ \t]*(?:,[ \t]*(?:and[ \t]+|or[ \t]+)?|and[ \t]+|or[ \t]+))*$")
 # the noun written after the figure: "a 200 ms SLO", "under the 50 ms TPOT target",
 # "100 ms TBT threshold"
 _THRESHOLD_AFTER_RE = re.compile(
