@@ -166,7 +166,33 @@ def in_axis_ticks(text: str, start: int, end: int) -> bool:
     lo, hi = max(0, start - 60), min(len(text), end + 60)
     if any(m.start() <= start and end <= m.end() for m in _TICKS_RE.finditer(text, lo, hi)):
         return True
+    if any(ch in "kKM" for ch in text[end - 1:end + 1]):     # the suffix read with the number or not
+        for m in _SUFFIXED_TICKS_RE.finditer(text, max(0, start - 80), min(len(text), end + 80)):
+            if m.start() <= start and end <= m.end() + 1 and _is_scale(m.group(0)):
+                return True
     return in_tick_column(text, start, end)
+
+
+# an axis whose labels carry a magnitude ("8k 16k 32k 64k 128k Prompt Length"): four or more
+# numbers with the same suffix, apart only by spaces, stepping one way evenly or by one
+# factor (a log axis). A row of a table the PDF flattened ("67B 72B 70B 39B") does not.
+_SUFFIXED_TICKS_RE = re.compile(r"(?<![\w.,])\d+(?:\.\d+)?[kKM](?:[ \t]+\d+(?:\.\d+)?[kKM]){3,}(?![\w.,])")
+_SUFFIX_NUM_RE = re.compile(r"(\d+(?:\.\d+)?)([kKM])")
+
+
+def _is_scale(run: str) -> bool:
+    """Do the numbers of ``run`` share one suffix and step one way, evenly or by one factor?"""
+    parts = _SUFFIX_NUM_RE.findall(run)
+    if len({suf.lower() for _, suf in parts}) != 1:
+        return False
+    vals = [float(v) for v, _ in parts]
+    steps = [b - a for a, b in zip(vals, vals[1:])]
+    if not steps or any(d == 0 for d in steps) or any((d > 0) != (steps[0] > 0) for d in steps):
+        return False
+    ratios = [b / a for a, b in zip(vals, vals[1:]) if a]
+    even = max(abs(d) for d in steps) <= 2 * min(abs(d) for d in steps)
+    geometric = len(ratios) == len(steps) and max(ratios) <= 1.01 * min(ratios)
+    return even or geometric
 
 
 # A chart's axis as PDF text renders it down the page: each tick label ends a line (alone,
