@@ -272,3 +272,27 @@ def test_an_axis_with_magnitudes_is_an_axis_and_a_flattened_row_is_not():
         assert [c.surface for c in got] == ["32k tokens"], (axis, [c.surface for c in got])
     row = claims("#Total Params 67B 72B 70B 39B\n")
     assert len([c for c in row if c.family == "parameters"]) == 4
+
+
+@pytest.mark.parametrize("configured", [
+    "We set the CPU offload buffer (i.e., `offload_gb`) to 120 GB per pod; the pool then served 2.1x more requests.",
+    "The CPU offload buffer is set to 120 GB per pod; the pool then served 2.1x more requests.",
+    "The CPU offload buffer (default: 120 GB per pod) lets the pool serve 2.1x more requests.",
+])
+def test_a_value_a_run_was_set_to_is_configuration(configured):
+    assert [c.family for c in claims(configured)] == ["ratio"], [c.surface for c in claims(configured)]
+
+
+def test_a_value_reached_after_a_setting_stays_a_figure():
+    assert values("Throughput rose to 3,000 tokens/s after we set the batch to 64.") == [3000]
+    assert values("The release sets a record of 3,000 tokens/s on one H100.") == [3000]
+    assert values("The pool holds 120 GB of KV cache per pod.", "memory") == [120e9]
+
+
+def test_a_cited_year_with_its_letter_is_no_size():
+    assert claims("Lightning attention (Lee et al., 2024b) keeps decoding linear in the context.") == []
+
+
+def test_a_set_of_documents_sets_nothing():
+    assert values("Another paper in the set reports up to 376 tokens per second on one node.") == [376]
+    assert values("Each set of runs reaches up to 376 tokens per second.") == [376]

@@ -95,7 +95,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.figures_in: dict[int, int] = {}  # sentence start -> how many figures with a unit
         self.families_in: dict[int, set[str]] = {}  # sentence start -> their families
         self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
-        self._bars: set[int] = set()          # where thresholds end ("an SLO of 0.4 s and 0.04 s")
+        self._bars: dict[int, str] = {}       # where thresholds and set values end -> family ("an SLO of 0.4 s and 0.04 s")
         self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
         self._one_cache: dict[int, int] = {}
         self._sole: dict | None = None
@@ -262,8 +262,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 return "a size naming a model's variant: 'Llama3.2 (1B, 3B)'"
         # the words before the figure in its own clause (after the previous figure)
         own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
-        if notclaims.is_config_value(own):
-            return "a configuration value: a flag's or a named setting's"
+        if notclaims.is_config_value(own) or self._continues_bar(c, own):
+            self._bars[c.after_unit] = c.family
+            return "a configuration value: a flag's, a named setting's or one a run was set to"
         if c.family == "bandwidth" and notclaims.is_port_speed(lead, self.text[c.after_unit:c.after_unit + 40]):
             return "a port's rated speed (a NIC, link or line rate), not one measured"
         if c.family in ("ratio", "percent") and notclaims.is_arithmetic_result(lead):
@@ -273,9 +274,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             if which is not None:
                 self.lengths.setdefault((s_start, which), c.value)
                 return f"a length setting ({which.upper()}) of the sentence's other figures"
-        if c.family == "latency" and (notclaims.is_threshold(own, self.text[c.after_unit:c.after_unit + 50]) or (
-                c.prev_end in self._bars and notclaims.continues_list(own))):
-            self._bars.add(c.after_unit)
+        if c.family == "latency" and (notclaims.is_threshold(own, self.text[c.after_unit:c.after_unit + 50])
+                                      or self._continues_bar(c, own)):
+            self._bars[c.after_unit] = c.family
             return "a threshold: an SLO, deadline or requirement the figures are measured against"
         if c.family == "tokens" and others and notclaims.is_operating_point(own):
             return "an operating point ('at 16K'): the setting of the sentence's other figures"
@@ -286,6 +287,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             if not any(s_start <= n.start < s_end for n in names):
                 return "a worked example: a time or price in a sentence that names no system"
         return None
+
+    def _continues_bar(self, c: Cand, own: str) -> bool:
+        """Is the figure the next item of a list whose first item was a threshold or a set
+        value of its family ("set to 100 ms, 200 ms and 300 ms")?"""
+        return self._bars.get(c.prev_end) == c.family and notclaims.continues_list(own)
 
     def _comparison(self, claim: Claim, c: Cand, s_start: int, s_end: int) -> bool:
         """Direction, measured quantity and baseline of a ratio or percent; False when what

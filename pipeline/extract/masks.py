@@ -329,7 +329,8 @@ _NEXT_RE = re.compile(
     r"[-/:.'_]\d|(?:st|nd|rd|th|s)\b|\s?%?\s+perc|[xX]\s?(?:TP|EP|DP|PP)|\s+[A-Z][a-z]{2}|\s?[-–]\s?\d{1,2}\b|[a-z]+\d"
     r"|[- ](?:way|bit|node|nodes|layer|layers|core|cores|socket|shot|stage|head|heads|expert|experts|card|cards|step|steps)\b"
 )
-_YEARISH_RE = re.compile(r"(?:199\d|20[0-3]\d)s?$")
+# a year, a decade, or a cited year with its letter ("Qin et al., 2024b", read as 2024 billion)
+_YEARISH_RE = re.compile(r"(?:199\d|20[0-3]\d)[sa-f]?$")
 
 
 def _may_be_masked(text: str, start: int, end: int) -> bool:

@@ -276,6 +276,14 @@ def is_port_speed(lead: str, after: str) -> bool:
     return bool(_PORT_AFTER_RE.match(after) or _PORT_COUNT_LEAD_RE.search(lead))
 
 
+# "(the buffer) is set to 120 GB", "we set the offloading buffer to 120 GB", "setting the TBT
+# threshold to 100 ms", "configured to 64": a value someone chose for a run, not one it reached
+_SET_TO_RE = re.compile(
+    r"(?i)(?:\b(?:is|are|was|were|be|been|being)\s+(?:set|configured|fixed|capped|pinned)\s+(?:to|at|as)"
+    # (the verb, not the noun: "another document in the set reports ... up to 376")
+    r"|(?<!the )(?<!this )(?<!that )(?<!each )(?<!data )(?<!test )(?<!a )"
+    r"\b(?:set|sets|setting|configur(?:e|es|ed|ing))\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+|our\s+)?"
+    r"(?:[^.;:!?\n]|[.:](?=\S)){0,60}?(?<!\bup)\s(?:to|at|as))[ \t]*[~≈]?[ \t]*$")
 # "--max-num-seqs 256", "--cache_lens=32768", "num_prompts=200", "num prompt=200": a flag's
 # or a setting's value. A name with a measured quantity's word ("throughput=5.3") is a
 # printed result, and arithmetic ("22/8 = 2.75x") is read by is_arithmetic_result.
@@ -283,7 +291,7 @@ _CONFIG_LEAD_RE = re.compile(
     r"(?:(?<![\w-])--?[A-Za-z][\w-]*(?:[ \t]*=[ \t]*|[ \t]+)"
     r"|(?<![\w.])(?P<name>[A-Za-z][\w.-]*(?:[ \t][A-Za-z][\w.-]*)?)[ \t]*[=:][ \t]*)[\"']?$")
 _CONFIG_NAME_RE = re.compile(
-    r"(?i)_|\b(?:num|max|min|len|length|size|seed|port|workers?|threads?|tp|pp|ep|dp|prompts?|batch|"
+    r"(?i)_|\b(?:default|num|max|min|len|length|size|seed|port|workers?|threads?|tp|pp|ep|dp|prompts?|batch|"
     r"concurrency|rate|steps?|iters?|epochs?|top[_-]?[kp]|temperature|n)\b")
 _MEASURED_NAME_RE = re.compile(
     r"(?i)throughput|latency|ttft|tpot|itl|tps|speed|time|bandwidth|duration|elapsed|tok(?:en)?s?[/_]s|qps|rps|"
@@ -291,7 +299,10 @@ _MEASURED_NAME_RE = re.compile(
 
 
 def is_config_value(lead: str) -> bool:
-    """Is the number the value of a command-line flag or a named setting?"""
+    """Is the number the value of a command-line flag, a named setting ("default: 16K") or
+    a value a run was set to ("is set to 120 GB")?"""
+    if _SET_TO_RE.search(lead):
+        return True
     m = _CONFIG_LEAD_RE.search(lead)
     if m is None:
         return False
@@ -349,8 +360,6 @@ _THRESHOLD_LEAD_RE = re.compile(
     r"|\brequir(?:e|es|ed|ing)\b[^.;!?\n\d]{0,60}?(?:\((?:e\.g\.,?|i\.e\.,?)?[ \t]*)?"
     r"(?:below|under|within|at\s+most|less\s+than)"
     # a value configured, not reached: "(the timeout) is set to", "setting the TBT to"
-    r"|\b(?:is|are|was|were|be|been|being)\s+(?:set|configured|fixed|capped)\s+(?:to|at|as)"
-    r"|\bsetting\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?[^.;:!?\n\d]{0,40}?\s(?:to|at|as)"
     r")[ \t]*[~≈<>≤]?[ \t]*"
     # the bar's earlier values in a list ("TTFT and TBT thresholds are set to 10 s and ")
     r"(?:\d[\d,.]*[ \t]*[A-Za-zµ/]{0,12}[ \t]*(?:,[ \t]*(?:and[ \t]+|or[ \t]+)?|and[ \t]+|or[ \t]+))*$")
