@@ -287,6 +287,8 @@ def test_a_value_reached_after_a_setting_stays_a_figure():
     assert values("Throughput rose to 3,000 tokens/s after we set the batch to 64.") == [3000]
     assert values("The release sets a record of 3,000 tokens/s on one H100.") == [3000]
     assert values("The pool holds 120 GB of KV cache per pod.", "memory") == [120e9]
+    # a limit a model has is its capacity, not a run's setting
+    assert values("The model's input is capped at 80K tokens.", "tokens") == [80000]
 
 
 def test_a_cited_year_with_its_letter_is_no_size():

@@ -279,7 +279,7 @@ def is_port_speed(lead: str, after: str) -> bool:
 # "(the buffer) is set to 120 GB", "we set the offloading buffer to 120 GB", "setting the TBT
 # threshold to 100 ms", "configured to 64": a value someone chose for a run, not one it reached
 _SET_TO_RE = re.compile(
-    r"(?i)(?:\b(?:is|are|was|were|be|been|being)\s+(?:set|configured|fixed|capped|pinned)\s+(?:to|at|as)"
+    r"(?i)(?:\b(?:is|are|was|were|be|been|being)\s+(?:set|configured)\s+(?:to|at|as)"
     # (the verb, not the noun: "another document in the set reports ... up to 376")
     r"|(?<!the )(?<!this )(?<!that )(?<!each )(?<!data )(?<!test )(?<!a )"
     r"\b(?:set|sets|setting|configur(?:e|es|ed|ing))\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+|our\s+)?"
