@@ -298,3 +298,11 @@ def test_a_cited_year_with_its_letter_is_no_size():
 def test_a_set_of_documents_sets_nothing():
     assert values("Another paper in the set reports up to 376 tokens per second on one node.") == [376]
     assert values("Each set of runs reaches up to 376 tokens per second.") == [376]
+
+
+@pytest.mark.parametrize("flag", ['(`--memory="96g"`)', "(--memory 96g)", "(`--shm-size=96g`)"])
+def test_a_value_restated_by_the_flag_that_set_it_is_configuration(flag):
+    assert claims(f"* RAM: 96 GiB {flag}") == []
+    # the same value without the flag is the machine's specification
+    assert values("* RAM: 96 GiB", "memory") == [96 * 2**30]
+    assert values("* RAM: 96 GiB (DDR5)", "memory") == [96 * 2**30]

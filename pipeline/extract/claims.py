@@ -262,7 +262,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 return "a size naming a model's variant: 'Llama3.2 (1B, 3B)'"
         # the words before the figure in its own clause (after the previous figure)
         own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
-        if notclaims.is_config_value(own) or self._continues_bar(c, own):
+        if notclaims.is_config_value(own) or self._continues_bar(c, own) or \
+                notclaims.restated_by_flag(self.text[c.after_unit:c.after_unit + 40]):
             self._bars[c.after_unit] = c.family
             return "a configuration value: a flag's, a named setting's or one a run was set to"
         if c.family == "bandwidth" and notclaims.is_port_speed(lead, self.text[c.after_unit:c.after_unit + 40]):

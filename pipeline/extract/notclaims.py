@@ -298,6 +298,15 @@ _MEASURED_NAME_RE = re.compile(
     r"utili[sz]ation|memory|mem\b|usage|cost|price")
 
 
+# "RAM: 224 GiB (`--memory="224g"`)": the flag written right after a value is what set it
+_FLAG_AFTER_RE = re.compile(r"[ \t]*\([ \t]*[`'\"]*--?[A-Za-z][\w-]*[ \t]*[= ]")
+
+
+def restated_by_flag(after: str) -> bool:
+    """Is the figure followed by the command-line flag that set it ("(`--memory=224g`)")?"""
+    return bool(_FLAG_AFTER_RE.match(after))
+
+
 def is_config_value(lead: str) -> bool:
     """Is the number the value of a command-line flag, a named setting ("default: 16K") or
     a value a run was set to ("is set to 120 GB")?"""
