@@ -14,7 +14,7 @@ from pipeline.extract import comparison
 from pipeline.extract import conditions as cond
 from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
-from pipeline.extract.context import ContextResolver, share_baselines, share_conditions
+from pipeline.extract.context import ContextResolver, neighbour_settings, share_baselines, share_conditions
 from pipeline.extract.lists import map_respectively, share_list_comparison
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
@@ -27,7 +27,8 @@ from pipeline.extract.stance import comparator, declared_hypothetical, has_cues,
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
-    cell_column, clean, find_tables, HeaderTyper, STAT_LABEL_RE, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
+    cell_column, clean, find_tables, HeaderTyper, STAT_LABEL_RE, number as cell_number, prepare_tables, read_ratio_cell,
+    setting_values, Table, TableIndex,
 )
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
@@ -89,6 +90,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._names_of_cache: dict[str, list] = {}        # probe text -> names in it
         self._ident_cache: dict[tuple, dict] = {}         # (field, cell text) -> what it names
         self._standalone_cache: dict[tuple, bool] = {}   # a bare figure's span -> may it be one
+        self._settings_cache: dict[tuple, dict] = {}      # (id(row), column) -> settings in words
+        self._agreed_cache: dict[str, dict] = {}          # caption or context -> settings it fixes
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
@@ -628,6 +631,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             sign = SIGNED_CELL_RE.search(self.text, max(row.start, c.start - 3), c.start)
             if sign:
                 claim.direction = "up" if sign.group(1) == "+" else "down"
+        if claim.family in COMPARED:
+            self._table_comparison(claim, table, row, cl)
+        for key, val in self._table_settings(table, row, cl).items():
+            if getattr(claim, key) is None:
+                setattr(claim, key, val)
         if claim.parallelism is None:
             # a row's description ("EP2TP4 for better balance") states its layout
             claim.parallelism = cond.parallelism(self.text, row.start, row.end)
@@ -635,6 +643,64 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
                                            and self._one_at_a_time(claim.start))):
             claim.scope = "per_user"
+
+
+    def _table_settings(self, table: Table, row, cl) -> dict:
+        """Settings written in words rather than in a setting column: the row's label and
+        identifier cells ("Llama 70B, BS=64", "ISL 1k / OSL 1k"), its section, the cell's
+        column header ("Throughput @ 32 users"), then the caption and the heading and
+        paragraph before the table when they state one value ("all runs at batch size
+        64"). The nearest place wins; setting columns were read before."""
+        key = (id(row), cl.col)
+        hit = self._settings_cache.get(key)
+        if hit is None:
+            hit = {}
+            parts = [c.text for c in row.cells if c is not cl
+                     and cell_column(table, c.col, self.typer, row).kind in ("label", "ident")]
+            parts += [row.section or "", table.column_header(cl.col)]
+            for part in parts:
+                for k, v in (cond.settings_in(clean(part)) if part else {}).items():
+                    hit.setdefault(k, v)
+            for part in (table.caption, table.context):
+                for k, v in self._agreed_settings(part).items():
+                    hit.setdefault(k, v)
+            self._settings_cache[key] = hit
+        return hit
+
+    def _agreed_settings(self, text: str) -> dict:
+        hit = self._agreed_cache.get(text)
+        if hit is None:
+            hit = self._agreed_cache[text] = cond.agreed_settings(text or "")
+        return hit
+
+    def _table_comparison(self, claim: Claim, table: Table, row, cl) -> None:
+        """A ratio or percent cell's measured quantity, direction and baseline from its
+        table (``tables.read_ratio_cell``). A name in the baseline is never the figure's own
+        engine, hardware or model (a "Speedup vs vLLM" header names what it beat); the
+        subject section or column the table compares, when it says, gives them instead."""
+        pairs = claim.family == "ratio" or bool(self.typer.h["ratio"].search(table.column_header(cl.col)))
+        rr = read_ratio_cell(table, row, cl, claim.value, claim.precision or 0.0, self.typer, pairs)
+        claim.measures = claim.measures or rr.measures
+        claim.direction = claim.direction or rr.direction
+        claim.baseline = claim.baseline or rr.baseline
+        if not claim.baseline:
+            return
+        base = self._names_of(claim.baseline)
+        own = self._names_of(" ".join(clean(c.text) for c in row.cells if c is not cl))
+        mine = {n.name for n in own}
+        if claim.engine and claim.engine not in mine and any(n.kind == "engine" and n.name == claim.engine for n in base):
+            claim.engine = None
+        if claim.accelerator and claim.accelerator not in mine and any(
+                n.kind in ("accelerator", "system") and claim.accelerator in n.name for n in base):
+            claim.hardware = claim.accelerator = claim.hw_count = None
+        if rr.subject:
+            subj = self._names_of(rr.subject)
+            hws = cond.hardware_mentions(rr.subject, subj, 0, len(rr.subject))
+            if hws and not claim.accelerator:
+                claim.hardware, claim.accelerator, claim.hw_count = hws[0].text, hws[0].accelerator, hws[0].count
+            engine = next((n.name for n in subj if n.kind == "engine"), None)
+            if engine and not claim.engine:
+                claim.engine = engine
 
 
 def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
@@ -698,6 +764,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
         # figures under "the numbers below are projections", to the end of that section
         if c.stance == "asserted" and any(a <= c.start < b for a, b in declared):
             c.stance = "hypothetical"
+    neighbour_settings(ex.text, ex.seg, claims)
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     ex.refine_families(claims)

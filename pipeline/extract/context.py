@@ -275,3 +275,70 @@ def share_baselines(text: str, claims: list[Claim]) -> None:
                 and b.family in ("ratio", "percent") and a.sentence_start == b.sentence_start \
                 and _COORDINATED_RE.match(text, a.end, b.start):
             a.baseline = b.baseline
+
+
+_LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*+•▪◦·]|\d{1,2}[.)])\s")
+_NOT_PROSE_RE = re.compile(r"[ \t]*(?:#|\||```|<)")
+
+
+def neighbour_settings(text: str, seg, claims: list[Claim]) -> None:
+    """Settings stated in a sentence or list item of their own are conditions of the figures
+    around them: "SGLang reaches 5,000 tokens/s. This used a batch size of 64.", "- 5,000
+    tokens/s" over "- Batch size: 64", "We use 8.6K input tokens and 2K output tokens." before
+    the results. Such a unit has no figure of its own and states each setting once
+    (``conditions.agreed_settings``: a sweep gives none); it speaks for the figures of its
+    paragraph, or of its list (items one line after another), the nearest unit first. A
+    figure's own sentence was read first and wins."""
+    from pipeline.extract import conditions as cond
+
+    prose = [c for c in claims if not c.in_table]
+    if not prose:
+        return
+    with_figures = {c.sentence_start for c in claims}
+    starts, ends = seg.sent_starts, seg.sent_ends
+
+    def block(i: int) -> tuple[int, int]:
+        """First and last sentence index of the paragraph holding sentence ``i``, or of
+        the whole list when the paragraph is a list item."""
+        p_start, p_end = seg.paragraph(starts[i])
+        lo = hi = i
+        while lo > 0 and starts[lo - 1] >= p_start:
+            lo -= 1
+        while hi + 1 < len(starts) and starts[hi + 1] < p_end:
+            hi += 1
+        if _LIST_ITEM_RE.match(text, p_start):
+            while lo > 0 and _LIST_ITEM_RE.match(text, seg.paragraph(starts[lo - 1])[0]) \
+                    and text.count("\n", ends[lo - 1], starts[lo]) <= 1:
+                lo -= 1
+            while hi + 1 < len(starts) and _LIST_ITEM_RE.match(text, seg.paragraph(starts[hi + 1])[0]) \
+                    and text.count("\n", ends[hi], starts[hi + 1]) <= 1:
+                hi += 1
+        return lo, hi
+
+    said: dict[int, dict] = {}
+
+    def settings_of(j: int) -> dict:
+        hit = said.get(j)
+        if hit is None:
+            s, e = starts[j], ends[j]
+            if s in with_figures or _NOT_PROSE_RE.match(text, seg.paragraph(s)[0]):
+                hit = {}
+            else:
+                hit = cond.agreed_settings(text[s:e])
+            said[j] = hit
+        return hit
+
+    blocks: dict[int, tuple[int, int]] = {}
+    for c in prose:
+        i = seg.sentence_index(c.sentence_start)
+        if i >= len(starts) or starts[i] != c.sentence_start:
+            continue
+        lo, hi = blocks.get(i) or blocks.setdefault(i, block(i))
+        if hi - lo > 40:
+            continue
+        for j in sorted(range(lo, hi + 1), key=lambda j: (abs(j - i), j < i)):
+            if j == i:
+                continue
+            for key, val in settings_of(j).items():
+                if getattr(c, key) is None:
+                    setattr(c, key, val)
