@@ -376,7 +376,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if own:
             claim.parallelism = own
         if claim.family == "token_throughput" and claim.scope in (None, "unspecified") and (
-                claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
+                claim.concurrency == 1 or claim.batch_size == 1 or (claim.concurrency is None and claim.batch_size is None
                                            and self._one_at_a_time(s_start))):
             claim.scope = "per_user"
         if claim.family == "money":
@@ -640,7 +640,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             # a row's description ("EP2TP4 for better balance") states its layout
             claim.parallelism = cond.parallelism(self.text, row.start, row.end)
         if claim.family == "token_throughput" and claim.scope in (None, "unspecified") and (
-                claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
+                claim.concurrency == 1 or claim.batch_size == 1 or (claim.concurrency is None and claim.batch_size is None
                                            and self._one_at_a_time(claim.start))):
             claim.scope = "per_user"
 
@@ -656,7 +656,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if hit is None:
             hit = {}
             parts = [c.text for c in row.cells if c is not cl
-                     and cell_column(table, c.col, self.typer, row).kind in ("label", "ident")]
+                     and ((k := cell_column(table, c.col, self.typer, row)).kind in ("label", "ident")
+                          or k.kind == "setting" and k.field is None)]
             parts += [row.section or "", table.column_header(cl.col)]
             for part in parts:
                 for k, v in (cond.settings_in(clean(part)) if part else {}).items():

@@ -58,7 +58,7 @@ _ISL_OSL_RE = Caseless(re.compile(
 # "ISL 1024"; "128-token outputs", "output length 2048", "OSL=128"
 _NUMTXT = r"\d[\d,]*(?:\.\d+)?[kK]?"
 # what makes "N input tokens" a rate or a total rather than each request's size
-_NOT_RATE = (r"(?![^.;\n]{0,40}?(?:\bper\s+(?:second|sec|s)\b|/\s*s(?:ec)?\b|\ba\s+second|\btok/s|\bTPS\b|"
+_NOT_RATE = (r"(?![^.;,\n]{0,40}?(?:\bper\s+(?:second|sec|s)\b|/\s*s(?:ec)?\b|\ba\s+second|\btok/s|\bTPS\b|"
              r"\bthroughput))")
 _ONE_LENGTH_RE = Caseless(re.compile(
     rf"\b(?P<i>{_NUMTXT})[\s-]tokens?\s+(?:input\s+)?(?:prompts?|inputs?|input\s+sequences?|contexts?)\b"
@@ -273,10 +273,14 @@ def agreed_settings(text: str) -> dict:
             seen.setdefault(key, set()).add(n)
             if _SWEEP_AFTER_RE.match(text, m.end()):
                 seen[key].add(-1.0)    # "batch size 1 to 64": a sweep
+    pairs = []
     for m in _ISL_OSL_RE.finditer(text, None, 0, len(text)):
+        pairs.append((m.start(), m.end()))
         seen.setdefault("isl", set()).add(_num(m.group("i") or m.group("i2") or m.group("i3")))
         seen.setdefault("osl", set()).add(_num(m.group("o") or m.group("o2") or m.group("o3")))
     for m in _ONE_LENGTH_RE.finditer(text, None, 0, len(text)):
+        if any(a < m.end() and m.start() < b for a, b in pairs):
+            continue    # "ISL/OSL: 1024/256" is one pair, not an OSL of 1024
         i = m.group("i") or m.group("i2") or m.group("i3")
         o = m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")
         if i:
