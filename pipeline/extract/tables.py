@@ -425,12 +425,13 @@ _LOWER_BETTER = frozenset({"latency", "cost", "memory", "energy"})
 _ONE_RE = re.compile(r"^\W*1(?:\.0+)?\s*[x×]?\W*$")
 _CELL_NUM_RE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?![\d.,])\s*([kKmM](?![A-Za-z]))?")
 _UNIT_BRACKET_RE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
-_BASELINE_IN_HEADER_RE = re.compile(
-    r"(?i)\b(?:vs\.?|versus|over|relative\s+to|compared\s+(?:to|with)|against|than)\s+(.+?)\s*(?:[(\[]|$)")
+_COMPARED_WITH = r"(?:v\.?s\.?|versus|over|relative\s+to|compared\s+(?:to|with)|against|than)"
+_BASELINE_IN_HEADER_RE = re.compile(rf"(?i)(?<![\w.]){_COMPARED_WITH}\s+")
 # "speedup over X" in a caption or the paragraph before the table: what its ratios compare
-_BASELINE_IN_CAPTION_RE = re.compile(
-    r"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|slower|higher|lower|ratios?)\s+"
-    r"(?:over|vs\.?|versus|relative\s+to|compared\s+(?:to|with)|against|than)\s+([^,;:.()]{1,60})")
+_RATIO_WORD_RE = re.compile(r"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|slower|reductions?)\b")
+_BASELINE_IN_CAPTION_RE = re.compile(rf"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|slower|higher|lower|"
+                                     rf"ratios?)\W{{0,3}}\s+{_COMPARED_WITH}\s+")
+CAPTION_WORDS_REACH = 30     # characters either side of a caption's "speedup" that say of what
 _NAME_GAP_RE = re.compile(r"^[\s|*_:()\[\],/-]*$")
 
 
@@ -445,6 +446,18 @@ class RatioReading:
     direction: str | None = None
     baseline: str | None = None
     subject: str | None = None
+
+
+def _phrase_after(text: str, start: int) -> str | None:
+    """The noun phrase a baseline word introduces ("FP16" in "(FP8 v.s. FP16)", "vLLM" in
+    "speedup over vLLM on 8 GPUs"): up to a bracket, comma or preposition."""
+    from pipeline.extract import comparison as cmp
+
+    span = cmp._phrase(text, start, len(text))
+    if span is None:
+        return None
+    phrase = cmp.clean_baseline(text[span[0]:span[1]])
+    return phrase if phrase and not phrase[0].isdigit() else None
 
 
 def cell_value(text: str) -> tuple[float, float] | None:
@@ -537,7 +550,7 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
     baseline = subject = None
     m = _BASELINE_IN_HEADER_RE.search(header)
     if m:
-        baseline = _UNIT_BRACKET_RE.sub("", m.group(1)).strip(" *_:,") or None
+        baseline = _phrase_after(header, m.end())
 
     def figure_cols(r: Row) -> dict[int, tuple[str, float]]:
         """column -> (measured quantity, value) of the row's figures other than ratios"""
@@ -611,7 +624,10 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
         qs = {FAMILY_MEASURES.get(cc.family or "") for j in range(len(table.header)) if j != cell.col
               for cc in [typer.column(table.column_header(j))] if cc.kind == "figure" and cc.family not in ("ratio", "percent")}
         qs.discard(None)
-        spec2, _ = _measures_in(table.caption)
+        spec2 = None
+        for rm in _RATIO_WORD_RE.finditer(table.caption or ""):
+            near = table.caption[max(0, rm.start() - CAPTION_WORDS_REACH):rm.end() + CAPTION_WORDS_REACH]
+            spec2 = spec2 or _measures_in(near)[0]
         measures = spec2 or (qs.pop() if len(qs) == 1 and pairs else None) or generic
     if speed_word and measures in _LOWER_BETTER and not found:
         # a "speedup" of a time is the time getting shorter
@@ -621,5 +637,5 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
     if baseline is None:
         cm = _BASELINE_IN_CAPTION_RE.search(table.caption or "")
         if cm:
-            baseline = cm.group(1).strip(" *_") or None
+            baseline = _phrase_after(table.caption, cm.end())
     return RatioReading(measures, direction, baseline, subject)
