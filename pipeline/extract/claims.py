@@ -90,7 +90,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._names_of_cache: dict[str, list] = {}        # probe text -> names in it
         self._ident_cache: dict[tuple, dict] = {}         # (field, cell text) -> what it names
         self._standalone_cache: dict[tuple, bool] = {}   # a bare figure's span -> may it be one
-        self._settings_cache: dict[tuple, dict] = {}      # (id(row), column) -> settings in words
+        self._settings_cache: dict[tuple, tuple] = {}     # (id(row), column) -> settings in words
         self._agreed_cache: dict[str, dict] = {}          # caption or context -> settings it fixes
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
@@ -633,8 +633,14 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 claim.direction = "up" if sign.group(1) == "+" else "down"
         if claim.family in COMPARED:
             self._table_comparison(claim, table, row, cl)
-        for key, val in self._table_settings(table, row, cl).items():
+        near, far = self._table_settings(table, row, cl)
+        for key, val in near.items():
             if getattr(claim, key) is None:
+                setattr(claim, key, val)
+        for key, val in far.items():
+            # the caption's or paragraph's "64 concurrent requests" is not the load of a
+            # row whose own cells give its batch size: one load per row
+            if not any(getattr(claim, k) is not None for k in cond.SETTING_GROUPS[key]):
                 setattr(claim, key, val)
         if claim.parallelism is None:
             # a row's description ("EP2TP4 for better balance") states its layout
@@ -645,7 +651,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.scope = "per_user"
 
 
-    def _table_settings(self, table: Table, row, cl) -> dict:
+    def _table_settings(self, table: Table, row, cl) -> tuple[dict, dict]:
         """Settings written in words rather than in a setting column: the row's label and
         identifier cells ("Llama 70B, BS=64", "ISL 1k / OSL 1k"), its section, the cell's
         column header ("Throughput @ 32 users"), then the caption and the heading and
@@ -654,18 +660,19 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         key = (id(row), cl.col)
         hit = self._settings_cache.get(key)
         if hit is None:
-            hit = {}
+            near: dict = {}
+            far: dict = {}
             parts = [c.text for c in row.cells if c is not cl
                      and ((k := cell_column(table, c.col, self.typer, row)).kind in ("label", "ident")
                           or k.kind == "setting" and k.field is None)]
             parts += [row.section or "", table.column_header(cl.col)]
             for part in parts:
                 for k, v in (cond.settings_in(clean(part)) if part else {}).items():
-                    hit.setdefault(k, v)
+                    near.setdefault(k, v)
             for part in (table.caption, table.context):
                 for k, v in self._agreed_settings(part).items():
-                    hit.setdefault(k, v)
-            self._settings_cache[key] = hit
+                    far.setdefault(k, v)
+            hit = self._settings_cache[key] = (near, far)
         return hit
 
     def _agreed_settings(self, text: str) -> dict:

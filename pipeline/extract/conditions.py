@@ -37,12 +37,12 @@ _PARALLEL_RE = Caseless(re.compile(
 _WAY_RE = re.compile(r"(\d+)-way\s+(\w+)", re.I)
 _KIND_OF_WAY = {"tensor": "TP", "expert": "EP", "pipeline": "PP", "data": "DP"}
 _CONCURRENCY_RE = Caseless(re.compile(
-    r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d[\d,]*)\b"
-    r"|\b(?P<n2>\d[\d,]*)\s+concurrent\s+(?:users|requests|sessions|streams)\b"
+    r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)\b"
+    r"|\b(?P<n2>\d{1,3}(?:,\d{3})+|\d+)\s+concurrent\s+(?:users|requests|sessions|streams)\b"
     # "batch 64", "bs64", "BS=64", "conc 32", "c=32": a row label's or header's shorthand
-    r"|\b(?:batch|bs|conc)\s*[=:]?\s*(?P<n3>\d[\d,]*)(?![\d.])(?!\s*(?:ms|s|%|GB|tokens?)\b)"
+    r"|\b(?:batch|bs|conc)\s*[=:]?\s*(?P<n3>\d{1,3}(?:,\d{3})+|\d+)(?![\d.])(?!\s*(?:ms|s|%|GB|tokens?)\b)"
     # "at a batch size of 64", "with a concurrency of 32"
-    r"|\b(?:batch\s+size|concurrency)\s+(?:set\s+to|is|was|of)\s+(?P<n4>\d[\d,]*)\b",
+    r"|\b(?:batch\s+size|concurrency)\s+(?:set\s+to|is|was|of)\s+(?P<n4>\d{1,3}(?:,\d{3})+|\d+)\b",
     re.I,
 ))
 # "64 users" alone in a table cell or header: the run's concurrency
@@ -238,6 +238,9 @@ def model_size(model: str) -> float | None:
 
 
 SETTING_FIELDS = ("parallelism", "concurrency", "batch_size", "isl", "osl")
+# settings that say the same kind of thing: a row that states one of a group has its own
+SETTING_GROUPS = {"concurrency": ("concurrency", "batch_size"), "batch_size": ("concurrency", "batch_size"),
+                  "isl": ("isl", "osl"), "osl": ("isl", "osl"), "parallelism": ("parallelism",)}
 # "batch size 1 to 64", "1, 8 and 64": more values of the same setting (not "64 and 8
 # concurrent requests", another setting's value)
 _SWEEP_AFTER_RE = re.compile(r"\s*(?:to|through|[-–—]|and|or|,)\s*\d[\d,.]*[kK]?(?![\d.])"
