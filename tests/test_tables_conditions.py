@@ -265,3 +265,18 @@ def test_a_figure_keeps_its_own_setting_over_a_neighbours():
     claims = extract_claims(_doc("# Runs\n\n- vLLM served 4,000 tokens/s at batch size 32\n"
                                  "- SGLang served 5,000 tokens/s\n- Batch size: 64\n", title="Runs"))
     assert [(c.value, c.batch_size) for c in claims] == [(4000, 32), (5000, 64)]
+
+
+def test_a_neighbour_with_numbers_of_its_own_states_a_result_not_a_setting():
+    c = _one("# Runs\n\nSGLang served 5,000 tokens/s on one H100. We also tried 12 nodes at batch size 128.\n")
+    assert c.batch_size is None
+
+
+def test_sizes_and_counts_take_no_workload_setting():
+    claims = extract_claims(_doc("# Runs\n\nThe weights need 80 GB on each H100. It runs at batch size 64.\n", title="Runs"))
+    assert [(c.family, c.batch_size) for c in claims] == [("memory", None)]
+
+
+def test_a_file_name_or_flag_is_no_parallel_layout():
+    c = _one("# Runs\n\nSGLang served 5,000 tokens/s on one H100.\nInstall the cp311-cp311 wheel first.\n")
+    assert c.parallelism is None

@@ -637,10 +637,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         for key, val in near.items():
             if getattr(claim, key) is None:
                 setattr(claim, key, val)
+        # the caption's or paragraph's "64 concurrent requests" is not the load of a row
+        # whose own cells give its batch size: one load per row, one pair of lengths
+        own = {k for k in far if any(getattr(claim, g) is not None for g in cond.SETTING_GROUPS[k])}
         for key, val in far.items():
-            # the caption's or paragraph's "64 concurrent requests" is not the load of a
-            # row whose own cells give its batch size: one load per row
-            if not any(getattr(claim, k) is not None for k in cond.SETTING_GROUPS[key]):
+            if key not in own:
                 setattr(claim, key, val)
         if claim.parallelism is None:
             # a row's description ("EP2TP4 for better balance") states its layout
@@ -772,7 +773,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
         # figures under "the numbers below are projections", to the end of that section
         if c.stance == "asserted" and any(a <= c.start < b for a, b in declared):
             c.stance = "hypothetical"
-    neighbour_settings(ex.text, ex.seg, claims)
+    neighbour_settings(ex.text, ex.seg, claims, ex.names_near)
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     ex.refine_families(claims)

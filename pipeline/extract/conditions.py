@@ -290,11 +290,25 @@ def agreed_settings(text: str) -> dict:
             seen.setdefault("isl", set()).add(_num(i))
         if o:
             seen.setdefault("osl", set()).add(_num(o))
-    pars = [_parallel_name(text[m.start():m.end()]) for m in _PARALLEL_RE.finditer(text, None, 0, len(text))]
-    if len(set(pars)) > 1:
-        seen["parallelism"] = set(pars)
+    pars = []
+    for m in _PARALLEL_RE.finditer(text, None, 0, len(text)):
+        if text[max(0, m.start() - 1):m.start()] in ("-", "_", ".", "/", "`") or \
+                text[m.end():m.end() + 1] in ("-", "_", ".", "/", "`"):
+            pars.append(None)   # "cp311-cp311", "--tp 8": a file name or a flag, no layout
+        else:
+            pars.append(_parallel_name(text[m.start():m.end()]))
+    if None in pars or len(set(pars)) > 1:
+        seen["parallelism"] = set(pars) | {None, ""}
     # "batch sizes of 1, 8 and 64": a list after a plural setting word is a sweep
     if re.search(r"(?i)\b(?:batch\s+sizes|concurrenc(?:ies|y\s+levels)|(?:input|output|sequence)\s+lengths)\b", text):
         for k in ("batch_size", "concurrency", "isl", "osl"):
             seen.setdefault(k, set()).update({None, -1.0})
     return {k: v for k, v in out.items() if len(seen.get(k, ())) <= 1}
+
+
+def setting_spans(text: str):
+    """Matches of every setting phrase in ``text`` (loads, lengths, parallelism): the numbers
+    a unit of settings may hold."""
+    for rx in (_CONCURRENCY_RE, _ISL_OSL_RE, _ONE_LENGTH_RE, _PARALLEL_RE):
+        yield from rx.finditer(text, None, 0, len(text))
+    yield from _USERS_CELL_RE.finditer(text)

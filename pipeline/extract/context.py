@@ -279,19 +279,32 @@ def share_baselines(text: str, claims: list[Claim]) -> None:
 
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*+•▪◦·]|\d{1,2}[.)])\s")
 _NOT_PROSE_RE = re.compile(r"[ \t]*(?:#|\||```|<)")
+_BARE_NUMBER_RE = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?[kKMBT]?(?![\w.,]*\w)")
+# a unit that only states settings is short: a sentence, a list item ("- Batch size: 64")
+MAX_SETTING_UNIT = 300
+MAX_SETTING_ITEM = 160
+# figures measured at a workload; a memory size or a parameter count has no batch size
+WORKLOAD_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency"})
 
 
-def neighbour_settings(text: str, seg, claims: list[Claim]) -> None:
+def _takes_settings(c: Claim) -> bool:
+    return c.family in WORKLOAD_FAMILIES or (
+        c.family in ("ratio", "percent") and c.measures in (None, "throughput", "latency"))
+
+
+def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> None:
     """Settings stated in a sentence or list item of their own are conditions of the figures
-    around them: "SGLang reaches 5,000 tokens/s. This used a batch size of 64.", "- 5,000
-    tokens/s" over "- Batch size: 64", "We use 8.6K input tokens and 2K output tokens." before
-    the results. Such a unit has no figure of its own and states each setting once
-    (``conditions.agreed_settings``: a sweep gives none); it speaks for the figures of its
-    paragraph, or of its list (items one line after another), the nearest unit first. A
-    figure's own sentence was read first and wins."""
+    beside them: the next unit ("SGLang reaches 5,000 tokens/s. This used a batch size of
+    64.", "- 5,000 tokens/s" over "- Batch size: 64") and the units before it in its
+    paragraph or list ("Each request has 8.6K input tokens and 2K output tokens." before
+    the results), the nearest first. Such a unit has no figure and no other number of its
+    own (names aside: ``names_at(pos)`` gives the name spans near ``pos``), is short, and
+    states each setting once (``conditions.agreed_settings``: a sweep gives none). A list's
+    items are units of one block when they follow one another line by line. Only rates,
+    times and their ratios take them; a figure's own sentence was read first and wins."""
     from pipeline.extract import conditions as cond
 
-    prose = [c for c in claims if not c.in_table]
+    prose = [c for c in claims if not c.in_table and _takes_settings(c)]
     if not prose:
         return
     with_figures = {c.sentence_start for c in claims}
@@ -320,13 +333,29 @@ def neighbour_settings(text: str, seg, claims: list[Claim]) -> None:
     def settings_of(j: int) -> dict:
         hit = said.get(j)
         if hit is None:
-            s, e = starts[j], ends[j]
-            if s in with_figures or _NOT_PROSE_RE.match(text, seg.paragraph(s)[0]):
-                hit = {}
-            else:
-                hit = cond.agreed_settings(text[s:e])
-            said[j] = hit
+            hit = said[j] = _unit_settings(j)
         return hit
+
+    def _unit_settings(j: int) -> dict:
+        s, e = starts[j], ends[j]
+        p_start = seg.paragraph(s)[0]
+        item = _LIST_ITEM_RE.match(text, p_start)
+        if s in with_figures or _NOT_PROSE_RE.match(text, p_start) \
+                or e - s > (MAX_SETTING_ITEM if item else MAX_SETTING_UNIT):
+            return {}
+        got = cond.agreed_settings(text[s:e])
+        if not got:
+            return {}
+        # every number of the unit is a setting's or a name's: "It ran at batch size 64"
+        # is a setting; "the deployment reached 26.2K TPGS at ISL 2K" states a result
+        taken = [(s + m.start(), s + m.end()) for m in cond.setting_spans(text[s:e])]
+        taken += [(n.start, n.end) for n in (names_at(s) if names_at else []) if s <= n.start < e]
+        if item:
+            taken.append((p_start, p_start + item.end()))
+        for m in _BARE_NUMBER_RE.finditer(text, s, e):
+            if not any(a <= m.start() < b for a, b in taken):
+                return {}
+        return got
 
     blocks: dict[int, tuple[int, int]] = {}
     for c in prose:
@@ -336,9 +365,13 @@ def neighbour_settings(text: str, seg, claims: list[Claim]) -> None:
         lo, hi = blocks.get(i) or blocks.setdefault(i, block(i))
         if hi - lo > 40:
             continue
-        for j in sorted(range(lo, hi + 1), key=lambda j: (abs(j - i), j < i)):
-            if j == i:
-                continue
+        # the units right after it that state only settings, then those before it
+        after = []
+        for j in range(i + 1, hi + 1):
+            if not settings_of(j):
+                break
+            after.append(j)
+        for j in after + list(range(i - 1, lo - 1, -1)):
             for key, val in settings_of(j).items():
                 if getattr(c, key) is None:
                     setattr(c, key, val)
