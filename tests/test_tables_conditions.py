@@ -280,3 +280,9 @@ def test_sizes_and_counts_take_no_workload_setting():
 def test_a_file_name_or_flag_is_no_parallel_layout():
     c = _one("# Runs\n\nSGLang served 5,000 tokens/s on one H100.\nInstall the cp311-cp311 wheel first.\n")
     assert c.parallelism is None
+
+
+def test_a_dated_news_item_is_no_setting_of_the_next_item():
+    c = _one("# News\n\n- [2025/03] Our engine now runs on two GPUs (tp=2)\n"
+             "- [2025/02] Our engine serves 4-bit models 1.8x faster than FP16\n")
+    assert (c.value, c.parallelism) == (1.8, None)

@@ -351,7 +351,7 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
         taken = [(s + m.start(), s + m.end()) for m in cond.setting_spans(text[s:e])]
         taken += [(n.start, n.end) for n in (names_at(s) if names_at else []) if s <= n.start < e]
         if item:
-            taken.append((p_start, p_start + item.end()))
+            taken.append((item.start(), item.end()))
         for m in _BARE_NUMBER_RE.finditer(text, s, e):
             if not any(a <= m.start() < b for a, b in taken):
                 return {}
