@@ -286,3 +286,16 @@ def test_a_dated_news_item_is_no_setting_of_the_next_item():
     c = _one("# News\n\n- [2025/03] Our engine now runs on two GPUs (tp=2)\n"
              "- [2025/02] Our engine serves 4-bit models 1.8x faster than FP16\n")
     assert (c.value, c.parallelism) == (1.8, None)
+
+
+def test_a_heading_that_names_one_baseline_gives_it_to_the_speedup_column():
+    text = ("# Results\n\n## Speedup over vLLM on one H100\n\n| Model | Speedup |\n|---|---|\n"
+            "| Llama 3.1 8B | 1.4x |\n| Qwen2.5 7B | 1.6x |\n")
+    got = [(c.value, c.baseline, c.direction) for c in extract_claims(_doc(text))]
+    assert got == [(1.4, "vLLM", "up"), (1.6, "vLLM", "up")]
+
+
+def test_a_setup_line_on_a_slide_gives_its_settings_to_the_results_under_it():
+    c = _one("Benchmark results\n\nSetup: batch size 256. Input len 4096. Output len 16.\n"
+             "The batched scheduler finished the run in 6.6 s on one H100.\n")
+    assert (c.batch_size, c.isl, c.osl) == (256, 4096, 16)

@@ -62,16 +62,16 @@ _NOT_RATE = (r"(?![^.;,\n]{0,40}?(?:\bper\s+(?:second|sec|s)\b|/\s*s(?:ec)?\b|\b
              r"\bthroughput))")
 _ONE_LENGTH_RE = Caseless(re.compile(
     rf"\b(?P<i>{_NUMTXT})[\s-]tokens?\s+(?:input\s+)?(?:prompts?|inputs?|input\s+sequences?|contexts?)\b"
-    rf"|\b(?:ISL|input\s+(?:sequence\s+)?lengths?|prompt\s+lengths?|prompts\s+of)\s*(?:=|:|of)?\s*(?P<i2>{_NUMTXT})"
+    rf"|\b(?:ISL|input\s+(?:sequence\s+)?(?:lengths?|len)|prompt\s+lengths?|prompts\s+of)\s*(?:=|:|of)?\s*(?P<i2>{_NUMTXT})"
     rf"|\b(?P<o>{_NUMTXT})[\s-]tokens?\s+(?:outputs?|completions?|responses?|generations?|answers?)\b"
-    rf"|\b(?:OSL|output\s+(?:sequence\s+)?lengths?|(?:outputs|completions|responses)\s+of)\s*(?:=|:|of)?\s*(?P<o2>{_NUMTXT})"
+    rf"|\b(?:OSL|output\s+(?:sequence\s+)?(?:lengths?|len)|(?:outputs|completions|responses)\s+of)\s*(?:=|:|of)?\s*(?P<o2>{_NUMTXT})"
     # "8.6K input tokens", "2K output tokens", "1,000 input and 1,000 output tokens": a
     # workload's size per request, unless a rate ("52.3k input tokens per second")
     rf"|\b(?P<i3>{_NUMTXT})\s+(?:input|prompt)(?:\s+and\s+(?P<o4>{_NUMTXT})\s+output)?\s+tokens?\b{_NOT_RATE}"
     rf"|\b(?P<o3>{_NUMTXT})\s+(?:output|generated|completion)\s+tokens?\b{_NOT_RATE}",
     re.I,
 ))
-_LENGTH_CUES = ("token", "length", "isl", "osl", "prompts of", "outputs of")
+_LENGTH_CUES = ("token", "len", "isl", "osl", "prompts of", "outputs of")
 _PRICE_AT_RE = re.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", re.I)
 _PARAM_SIZE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
 

@@ -635,7 +635,12 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
     if direction in ("up", "down") and speed_word and value < 1:
         direction = None     # a "speedup" below 1 is a slowdown: the words say neither
     if baseline is None:
-        cm = _BASELINE_IN_CAPTION_RE.search(table.caption or "")
-        if cm:
-            baseline = _phrase_after(table.caption, cm.end())
+        # "speedup over vLLM" in the caption, else in the heading and paragraph before the
+        # table when they name one baseline
+        for words in (table.caption or "", table.context or ""):
+            said = {b for cm in _BASELINE_IN_CAPTION_RE.finditer(words)
+                    if (b := _phrase_after(words, cm.end()))}
+            if len(said) == 1:
+                baseline = said.pop()
+                break
     return RatioReading(measures, direction, baseline, subject)
