@@ -299,3 +299,10 @@ def test_a_setup_line_on_a_slide_gives_its_settings_to_the_results_under_it():
     c = _one("Benchmark results\n\nSetup: batch size 256. Input len 4096. Output len 16.\n"
              "The batched scheduler finished the run in 6.6 s on one H100.\n")
     assert (c.batch_size, c.isl, c.osl) == (256, 4096, 16)
+
+
+def test_a_gpu_count_in_the_row_label_counts_the_tables_accelerator():
+    text = ("# Llama 3.1 70B on H100\n\n| Setup | Throughput (tok/s) |\n|---|---|\n"
+            "| 1 GPU | 1,200 |\n| 8 GPUs, TP8 | 8,100 |\n")
+    got = [(c.value, c.hardware, c.parallelism) for c in extract_claims(_doc(text, title="Llama 3.1 70B on H100"))]
+    assert got == [(1200, "1 x H100", None), (8100, "8 x H100", "TP8")]

@@ -612,6 +612,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                     count = val
                 elif getattr(claim, key, None) is None:
                     setattr(claim, key, val)
+        near, far = self._table_settings(table, row, cl)
+        if count is None and (hw is None or hw.count in (None, 1)):
+            count = near.get("hw_count")   # "Llama 70B, 8 GPUs" in the row's label
         if claim.family in SOLE_SUBJECT_FAMILIES:
             if model is None:
                 model = self.sole_subject("model")
@@ -633,9 +636,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 claim.direction = "up" if sign.group(1) == "+" else "down"
         if claim.family in COMPARED:
             self._table_comparison(claim, table, row, cl)
-        near, far = self._table_settings(table, row, cl)
         for key, val in near.items():
-            if getattr(claim, key) is None:
+            if key != "hw_count" and getattr(claim, key) is None:
                 setattr(claim, key, val)
         # the caption's or paragraph's "64 concurrent requests" is not the load of a row
         # whose own cells give its batch size: one load per row, one pair of lengths
@@ -670,6 +672,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             for part in parts:
                 for k, v in (cond.settings_in(clean(part)) if part else {}).items():
                     near.setdefault(k, v)
+                n = cond.gpu_count(clean(part)) if part and "hw_count" not in near else None
+                if n is not None:
+                    near["hw_count"] = n
             for part in (table.caption, table.context):
                 for k, v in self._agreed_settings(part).items():
                     far.setdefault(k, v)

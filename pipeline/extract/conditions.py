@@ -312,3 +312,13 @@ def setting_spans(text: str):
     for rx in (_CONCURRENCY_RE, _ISL_OSL_RE, _ONE_LENGTH_RE, _PARALLEL_RE):
         yield from rx.finditer(text, None, 0, len(text))
     yield from _USERS_CELL_RE.finditer(text)
+
+
+_GPU_COUNT_RE = re.compile(r"(?i)(?<![\w.])(\d{1,3})\s*(?:x\s*|-\s*)?(?:GPUs?|accelerators?|chips|cards)\b")
+
+
+def gpu_count(text: str) -> int | None:
+    """The number of accelerators a row label or header names without naming which: "8
+    GPUs", "4-GPU", "2x GPU" (one count only; "1 or 8 GPUs" gives none)."""
+    found = {int(m.group(1)) for m in _GPU_COUNT_RE.finditer(text)}
+    return found.pop() if len(found) == 1 else None
