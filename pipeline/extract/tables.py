@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipeline.extract import comparison
 from pipeline.extract.notclaims import TOTALLED_RE
 from pipeline.ingest.tables import clean, text_tables
 from pipeline.model import Cell, Row, Table
@@ -432,7 +433,6 @@ _RATIO_WORD_RE = re.compile(r"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|s
 _BASELINE_IN_CAPTION_RE = re.compile(rf"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|slower|higher|lower|"
                                      rf"ratios?)\W{{0,3}}\s+{_COMPARED_WITH}\s+")
 CAPTION_WORDS_REACH = 30     # characters either side of a caption's "speedup" that say of what
-_NAME_GAP_RE = re.compile(r"^[\s|*_:()\[\],/-]*$")
 
 
 @dataclass(frozen=True)
@@ -446,18 +446,6 @@ class RatioReading:
     direction: str | None = None
     baseline: str | None = None
     subject: str | None = None
-
-
-def _phrase_after(text: str, start: int) -> str | None:
-    """The noun phrase a baseline word introduces ("FP16" in "(FP8 v.s. FP16)", "vLLM" in
-    "speedup over vLLM on 8 GPUs"): up to a bracket, comma or preposition."""
-    from pipeline.extract import comparison as cmp
-
-    span = cmp._phrase(text, start, len(text))
-    if span is None:
-        return None
-    phrase = cmp.clean_baseline(text[span[0]:span[1]])
-    return phrase if phrase and not phrase[0].isdigit() else None
 
 
 def cell_value(text: str) -> tuple[float, float] | None:
@@ -478,26 +466,9 @@ def cell_value(text: str) -> tuple[float, float] | None:
 
 
 def _quotient_is(r: float, prec: float, a: float, b: float) -> bool:
-    """Does a / b round to the ratio r as written (half its last digit, plus the
-    rounding of a and b themselves)?"""
+    """Does a / b round to the ratio r as written (within half its last written digit)?
+    A coincidence is unlikely: the pair must also be of one quantity in one row."""
     return b > 0 and a > 0 and abs(a / b - r) <= prec * 1.01
-
-
-def _measures_in(words: str) -> tuple[str | None, str | None]:
-    """(a specific measured quantity, a generic one) named in ``words``: "TPS/User Speedup"
-    -> throughput; "Speedup" alone -> (None, throughput)."""
-    from pipeline.extract import comparison as cmp
-
-    w = cmp.words()
-    spec = cmp._specific(w.measures, words)
-    gen = cmp._first(w.measures, words)
-    return (spec[0] if spec else None), (gen[0] if gen else None)
-
-
-def _direction_in(words: str):
-    from pipeline.extract import comparison as cmp
-
-    return cmp._first(cmp.words().direction, words)
 
 
 def _label_of(table: Table, row: Row, lab: int) -> str:
@@ -507,10 +478,8 @@ def _label_of(table: Table, row: Row, lab: int) -> str:
 def _strip_measure(header: str) -> str:
     """A column header without its unit and the words naming its quantity ("Throughput w/o
     XQA (tok/s/GPU)" -> "w/o XQA"): what tells the column apart from its neighbour."""
-    from pipeline.extract import comparison as cmp
-
     h = _UNIT_BRACKET_RE.sub("", header)
-    for _, rx in cmp.words().measures:
+    for rx in comparison.quantity_words():
         h = rx.sub(" ", h)
     return " ".join(h.replace("**", " ").split()).strip(" ,;:-/|")
 
@@ -539,18 +508,16 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
     row_label = _label_of(table, row, label_col) if cell.col != label_col else ""
     own_words = " ".join(filter(None, [header, row_label if getattr(table, "transposed", False) else "",
                                        row.section or ""]))
-    spec, generic = _measures_in(own_words)
+    spec, generic = comparison.quantity_named(own_words)
     # a ratio cell under a column of some quantity ("3.0x" in a Speedup section under
     # "Throughput (out tok/s)") is a ratio of that quantity
     col_measures = FAMILY_MEASURES.get(col.family or "") if col.kind == "figure" else None
     measures = spec or col_measures
-    d = _direction_in(own_words)
-    direction = d[0] if d else None
-    speed_word = bool(d) and bool(re.fullmatch(r"(?i)faster|slower|quicker|speed-?ups?", d[1].group(0)))
+    direction, speed_word = comparison.direction_named(own_words)
     baseline = subject = None
     m = _BASELINE_IN_HEADER_RE.search(header)
     if m:
-        baseline = _phrase_after(header, m.end())
+        baseline = comparison.phrase_after(header, m.end())
 
     def figure_cols(r: Row) -> dict[int, tuple[str, float]]:
         """column -> (measured quantity, value) of the row's figures other than ratios"""
@@ -627,11 +594,11 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
         spec2 = None
         for rm in _RATIO_WORD_RE.finditer(table.caption or ""):
             near = table.caption[max(0, rm.start() - CAPTION_WORDS_REACH):rm.end() + CAPTION_WORDS_REACH]
-            spec2 = spec2 or _measures_in(near)[0]
+            spec2 = spec2 or comparison.quantity_named(near)[0]
         measures = spec2 or (qs.pop() if len(qs) == 1 and pairs else None) or generic
     if speed_word and measures in _LOWER_BETTER and not found:
         # a "speedup" of a time is the time getting shorter
-        direction = "up" if d[1].group(0).lower() == "slower" else "down"
+        direction = "up" if direction == "down" else "down"
     if direction in ("up", "down") and speed_word and value < 1:
         direction = None     # a "speedup" below 1 is a slowdown: the words say neither
     if baseline is None:
@@ -639,7 +606,7 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
         # table when they name one baseline
         for words in (table.caption or "", table.context or ""):
             said = {b for cm in _BASELINE_IN_CAPTION_RE.finditer(words)
-                    if (b := _phrase_after(words, cm.end()))}
+                    if (b := comparison.phrase_after(words, cm.end()))}
             if len(said) == 1:
                 baseline = said.pop()
                 break
