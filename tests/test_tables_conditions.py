@@ -306,3 +306,14 @@ def test_a_gpu_count_in_the_row_label_counts_the_tables_accelerator():
             "| 1 GPU | 1,200 |\n| 8 GPUs, TP8 | 8,100 |\n")
     got = [(c.value, c.hardware, c.parallelism) for c in extract_claims(_doc(text, title="Llama 3.1 70B on H100"))]
     assert got == [(1200, "1 x H100", None), (8100, "8 x H100", "TP8")]
+
+
+def test_settings_in_row_labels_are_read_alike_in_every_layout():
+    heads = ["Run", "Throughput (tok/s)", "TTFT (ms)"]
+    rows = [["Llama 3.1 8B BS=64 1k/2k", "3,018", "120"],
+            ["Llama 3.1 8B BS=128 1k/2k", "3,390", "98"]]
+    got = {name: [(c.value, c.model, c.batch_size, c.isl, c.osl) for c in extract_claims(doc)]
+           for name, doc in layouts(heads, rows).items()}
+    want = [(3018, "Llama 3.1 8B", 64, 1000, 2000), (0.12, "Llama 3.1 8B", 64, 1000, 2000),
+            (3390, "Llama 3.1 8B", 128, 1000, 2000), (0.098, "Llama 3.1 8B", 128, 1000, 2000)]
+    assert {name: g for name, g in got.items() if g != want} == {}
