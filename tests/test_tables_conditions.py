@@ -317,3 +317,18 @@ def test_settings_in_row_labels_are_read_alike_in_every_layout():
     want = [(3018, "Llama 3.1 8B", 64, 1000, 2000), (0.12, "Llama 3.1 8B", 64, 1000, 2000),
             (3390, "Llama 3.1 8B", 128, 1000, 2000), (0.098, "Llama 3.1 8B", 128, 1000, 2000)]
     assert {name: g for name, g in got.items() if g != want} == {}
+
+
+def test_a_prose_mention_of_a_table_cell_takes_the_cells_row_settings():
+    text = ("# Results\n\nOur engine reaches 11,482 tokens/s on Llama 3.1 8B on one GPU.\n\n"
+            "| Model | Batch size | ISL | OSL | Throughput (tok/s) |\n|---|---|---|---|---|\n"
+            "| Llama 3.1 8B | 512 | 128 | 128 | 11,482 |\n| Llama 3.1 8B | 64 | 128 | 2048 | 4,930 |\n")
+    got = [(c.value, c.in_table, c.batch_size, c.isl, c.osl) for c in extract_claims(_doc(text))]
+    assert got == [(11482, False, 512, 128, 128), (11482, True, 512, 128, 128), (4930, True, 64, 128, 2048)]
+
+
+def test_a_round_prose_figure_takes_no_cells_settings():
+    text = ("# Results\n\nOur engine reaches 5,000 tokens/s on Llama 3.1 8B.\n\n"
+            "| Model | Batch size | Throughput (tok/s) |\n|---|---|---|\n| Llama 3.1 8B | 512 | 5,000 |\n")
+    got = [(c.value, c.in_table, c.batch_size) for c in extract_claims(_doc(text))]
+    assert got == [(5000, False, None), (5000, True, 512)]

@@ -14,7 +14,9 @@ from pipeline.extract import comparison
 from pipeline.extract import conditions as cond
 from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
-from pipeline.extract.context import ContextResolver, neighbour_settings, share_baselines, share_conditions
+from pipeline.extract.context import (
+    ContextResolver, neighbour_settings, settings_from_table_mentions, share_baselines, share_conditions,
+)
 from pipeline.extract.lists import map_respectively, share_list_comparison
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
@@ -779,6 +781,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
         if c.stance == "asserted" and any(a <= c.start < b for a, b in declared):
             c.stance = "hypothetical"
     neighbour_settings(ex.text, ex.seg, claims, ex.names_near)
+    settings_from_table_mentions(claims)
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     ex.refine_families(claims)

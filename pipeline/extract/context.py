@@ -375,3 +375,28 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
             for key, val in settings_of(j).items():
                 if getattr(c, key) is None:
                     setattr(c, key, val)
+
+
+def settings_from_table_mentions(claims: list[Claim]) -> None:
+    """A distinctive figure written in prose that a table of the same document gives in a
+    cell ("achieves 11,819 tokens/s on Llama2-13B" above a row "| 1024 | 128 | 128 |
+    11,819 |") is that cell's measurement: it takes the settings of the cell's row (batch,
+    concurrency, lengths, parallelism) where it states none. Only when every cell with that
+    value and family agrees, and only settings: the subject the prose names stays its own."""
+    cells: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.in_table and c.family in WORKLOAD_FAMILIES and _distinctive(c.value_text):
+            cells.setdefault((c.family, round(c.value, 9)), []).append(c)
+    if not cells:
+        return
+    fields = ("batch_size", "concurrency", "isl", "osl", "parallelism")
+    for c in claims:
+        if c.in_table or c.low is not None or not _distinctive(c.value_text):
+            continue
+        same = cells.get((c.family, round(c.value, 9)))
+        if not same:
+            continue
+        for f in fields:
+            stated = {getattr(o, f) for o in same}
+            if getattr(c, f) is None and len(stated) == 1:
+                setattr(c, f, stated.pop())
