@@ -30,7 +30,7 @@ from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
     cell_column, clean, find_tables, HeaderTyper, STAT_LABEL_RE, number as cell_number, prepare_tables, read_ratio_cell,
-    setting_values, Table, TableIndex,
+    setting_values, settings_in_words, Table, TableIndex,
 )
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
@@ -93,7 +93,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._ident_cache: dict[tuple, dict] = {}         # (field, cell text) -> what it names
         self._standalone_cache: dict[tuple, bool] = {}   # a bare figure's span -> may it be one
         self._settings_cache: dict[tuple, tuple] = {}     # (id(row), column) -> settings in words
-        self._agreed_cache: dict[str, dict] = {}          # caption or context -> settings it fixes
+        self._agreed_cache: dict[str, dict] = {}          # caption or context -> the settings it fixes
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
@@ -657,36 +657,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
 
 
     def _table_settings(self, table: Table, row, cl) -> tuple[dict, dict]:
-        """Settings written in words rather than in a setting column: the row's label and
-        identifier cells ("Llama 70B, BS=64", "ISL 1k / OSL 1k"), its section, the cell's
-        column header ("Throughput @ 32 users"), then the caption and the heading and
-        paragraph before the table when they state one value ("all runs at batch size
-        64"). The nearest place wins; setting columns were read before."""
+        """``tables.settings_in_words`` of a cell, kept per row and column."""
         key = (id(row), cl.col)
         hit = self._settings_cache.get(key)
         if hit is None:
-            near: dict = {}
-            far: dict = {}
-            parts = [c.text for c in row.cells if c is not cl
-                     and ((k := cell_column(table, c.col, self.typer, row)).kind in ("label", "ident")
-                          or k.kind == "setting" and k.field is None)]
-            parts += [row.section or "", table.column_header(cl.col)]
-            for part in parts:
-                for k, v in (cond.settings_in(clean(part)) if part else {}).items():
-                    near.setdefault(k, v)
-                n = cond.gpu_count(clean(part)) if part and "hw_count" not in near else None
-                if n is not None:
-                    near["hw_count"] = n
-            for part in (table.caption, table.context):
-                for k, v in self._agreed_settings(part).items():
-                    far.setdefault(k, v)
-            hit = self._settings_cache[key] = (near, far)
-        return hit
-
-    def _agreed_settings(self, text: str) -> dict:
-        hit = self._agreed_cache.get(text)
-        if hit is None:
-            hit = self._agreed_cache[text] = cond.agreed_settings(text or "")
+            hit = self._settings_cache[key] = settings_in_words(table, row, cl, self.typer, self._agreed_cache)
         return hit
 
     def _table_comparison(self, claim: Claim, table: Table, row, cl) -> None:

@@ -28,13 +28,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pipeline.extract import comparison
+from pipeline.extract import conditions as cond
 from pipeline.extract.notclaims import TOTALLED_RE
 from pipeline.ingest.tables import clean, text_tables
 from pipeline.model import Cell, Row, Table
 from pipeline.vocab.loader import load_raw
 
 __all__ = ["Cell", "Row", "Table", "clean", "find_tables", "TableIndex", "Column", "HeaderTyper",
-           "prepare_tables", "setting_values", "STAT_LABEL_RE", "read_ratio_cell", "RatioReading"]
+           "prepare_tables", "setting_values", "STAT_LABEL_RE", "read_ratio_cell", "RatioReading",
+           "settings_in_words"]
 
 _NUM_RE = re.compile(r"(\d+(?:[.,]\d+)*)\s*([kK])?")
 _MEASURED = ("token_throughput", "request_throughput", "latency", "memory", "bandwidth", "compute",
@@ -611,3 +613,39 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
                 baseline = said.pop()
                 break
     return RatioReading(measures, direction, baseline, subject)
+
+
+# ---------------------------------------------------------------------- settings in words
+def settings_in_words(table: Table, row: Row, cell: Cell, typer: HeaderTyper,
+                      agreed: dict[str, dict] | None = None) -> tuple[dict, dict]:
+    """Settings written in words rather than in a setting column, as (near, far) Claim
+    fields. Near: the row's label and identifier cells ("Llama 70B, BS=64", "ISL 1k / OSL
+    1k", "8 GPUs" as ``hw_count``), its section and the cell's column header ("Throughput
+    @ 32 users"), the nearest first. Far: the caption, then the heading and paragraph
+    before the table, when they state one value ("all runs at batch size 64";
+    ``conditions.agreed_settings``); the caller gives them only to a row that states no
+    setting of the same kind. ``agreed`` keeps the far readings per text."""
+    near: dict = {}
+    far: dict = {}
+    parts = [c.text for c in row.cells if c is not cell
+             and ((k := cell_column(table, c.col, typer, row)).kind in ("label", "ident")
+                  or k.kind == "setting" and k.field is None)]
+    parts += [row.section or "", table.column_header(cell.col)]
+    for part in parts:
+        text = clean(part) if part else ""
+        if not text:
+            continue
+        for k, v in cond.settings_in(text).items():
+            near.setdefault(k, v)
+        n = cond.gpu_count(text) if "hw_count" not in near else None
+        if n is not None:
+            near["hw_count"] = n
+    for part in (table.caption, table.context):
+        got = None if agreed is None else agreed.get(part)
+        if got is None:
+            got = cond.agreed_settings(part or "")
+            if agreed is not None:
+                agreed[part] = got
+        for k, v in got.items():
+            far.setdefault(k, v)
+    return near, far
