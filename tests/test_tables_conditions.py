@@ -332,3 +332,16 @@ def test_a_round_prose_figure_takes_no_cells_settings():
             "| Model | Batch size | Throughput (tok/s) |\n|---|---|---|\n| Llama 3.1 8B | 512 | 5,000 |\n")
     got = [(c.value, c.in_table, c.batch_size) for c in extract_claims(_doc(text))]
     assert got == [(5000, False, None), (5000, True, 512)]
+
+
+ENGINES_ON_THEIR_SIDE = ("| Metric | vLLM | SGLang | SGLang vs vLLM |\n|---|---|---|---|\n"
+                         "| Throughput (tok/s) | 2,400 | 3,120 | 1.30x |\n| TTFT (ms) | 120 | 60 | 2.00x |\n")
+ENGINES_WITH_A_SPEEDUP_ROW = ("| Engine | Throughput (tok/s) | TTFT (ms) |\n|---|---|---|\n"
+                              "| vLLM | 2,400 | 120 |\n| SGLang | 3,120 | 60 |\n| Speedup | 1.30x | 2.00x |\n")
+
+
+@pytest.mark.parametrize("table", [ENGINES_ON_THEIR_SIDE, ENGINES_WITH_A_SPEEDUP_ROW])
+def test_a_ratio_row_or_column_divides_the_rows_beside_it(table):
+    got = [(c.value, c.engine, c.measures, c.direction, c.baseline)
+           for c in extract_claims(_doc("# Results on Llama 3.1 8B\n\n" + table)) if c.family == "ratio"]
+    assert got == [(1.3, "SGLang", "throughput", "up", "vLLM"), (2.0, "SGLang", "latency", "down", "vLLM")]

@@ -426,6 +426,7 @@ FAMILY_MEASURES = {"token_throughput": "throughput", "request_throughput": "thro
 # quantities where less is better: a speedup of them is the baseline's over the subject's
 _LOWER_BETTER = frozenset({"latency", "cost", "memory", "energy"})
 _ONE_RE = re.compile(r"^\W*1(?:\.0+)?\s*[x×]?\W*$")
+_RATIO_CELL_RE = re.compile(r"\d\s*[x×]\W*$|%")
 _CELL_NUM_RE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?![\d.,])\s*([kKmM](?![A-Za-z]))?")
 _UNIT_BRACKET_RE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
 _COMPARED_WITH = r"(?:v\.?s\.?|versus|over|relative\s+to|compared\s+(?:to|with)|against|than)"
@@ -517,9 +518,13 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
     measures = spec or col_measures
     direction, speed_word = comparison.direction_named(own_words)
     baseline = subject = None
-    m = _BASELINE_IN_HEADER_RE.search(header)
-    if m:
-        baseline = comparison.phrase_after(header, m.end())
+    # "Speedup vs vLLM" over the column, or "SGLang vs vLLM" down the side of a table read
+    # on its side
+    for words in (header, row_label if getattr(table, "transposed", False) else ""):
+        m = _BASELINE_IN_HEADER_RE.search(words)
+        if m:
+            baseline = comparison.phrase_after(words, m.end())
+            break
 
     def figure_cols(r: Row) -> dict[int, tuple[str, float]]:
         """column -> (measured quantity, value) of the row's figures other than ratios"""
@@ -582,6 +587,27 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
                         found.append((col_measures, "down", s1, s2))
                     else:
                         found.append((col_measures, "up", s2, s1))
+    # 4. rows of the same column whose figures divide to it ("vLLM" and "SGLang" rows
+    # over a "Speedup" row, or a table read on its side)
+    if pairs and not found and col_measures:
+        by_row: dict[str, float] = {}
+        for r in table.rows:
+            if r is row or r.section != row.section:
+                continue
+            c = next((c for c in r.cells if c.col == cell.col), None)
+            v = cell_value(c.text) if c is not None and not _RATIO_CELL_RE.search(c.text) else None
+            name = _label_of(table, r, label_col)
+            if v and name and name not in by_row:
+                by_row[name] = v[0]
+        for s1, a in by_row.items():
+            for s2, b in by_row.items():
+                if s1 != s2 and _quotient_is(value, precision, a, b):
+                    if col_measures in _LOWER_BETTER:
+                        found.append((col_measures, "down", s1, s2))
+                    else:
+                        found.append((col_measures, "up", s2, s1))
+        if baseline is not None:
+            found = [f for f in found if f[2] == baseline]
     if len({f[0] for f in found}) == 1 and len({f[2:] for f in found}) == 1:
         q, dd, b, s = found[0]
         measures = measures or q
