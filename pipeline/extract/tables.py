@@ -436,6 +436,9 @@ _RATIO_WORD_RE = re.compile(r"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|s
 _BASELINE_IN_CAPTION_RE = re.compile(rf"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|slower|higher|lower|"
                                      rf"ratios?)\W{{0,3}}\s+{_COMPARED_WITH}\s+")
 CAPTION_WORDS_REACH = 30     # characters either side of a caption's "speedup" that say of what
+# pairs of rows are tried for a ratio only in tables of at most this many rows (a results
+# file's 10,000 rows would make it cubic); the 1.00 row and the row's own pairs always are
+MAX_PAIRED_ROWS = 64
 
 
 @dataclass(frozen=True)
@@ -495,6 +498,18 @@ def _differing(a: Row, b: Row, keep) -> str:
     return ", ".join(dict.fromkeys(parts))
 
 
+def _one_rows(table: Table, col: int, section: str | None) -> list[Row]:
+    """The rows of ``section`` whose cell in ``col`` is a 1.00 baseline, found once per
+    table, column and section."""
+    cache = table.__dict__.setdefault("_one_rows", {})
+    key = (col, section)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = [r for r in table.rows if r.section == section
+                            and any(c.col == col and _ONE_RE.match(clean(c.text)) for c in r.cells)]
+    return hit
+
+
 def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision: float,
                     typer: HeaderTyper, pairs: bool = True) -> RatioReading:
     """What a ratio or percent cell of a table compares (docs/tables.md, "Ratio columns").
@@ -542,8 +557,7 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
     found: list[tuple[str, str | None, str | None, str | None]] = []   # (measures, dir, baseline, subject)
     # 1. the 1.00 cell of the same column (same section) marks the baseline row
     if pairs and baseline is None and value != 1:
-        ones = [r for r in table.rows if r is not row and r.section == row.section
-                and any(c.col == cell.col and _ONE_RE.match(clean(c.text)) for c in r.cells)]
+        ones = [r for r in _one_rows(table, cell.col, row.section) if r is not row]
         if len(ones) == 1:
             base = ones[0]
             ident = lambda j: j == label_col or typer.column(table.column_header(j)).kind in ("ident", "label")  # noqa: E731
@@ -569,7 +583,8 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
                         found.append((qi, "up", _strip_measure(table.column_header(j)) or None,
                                       _strip_measure(table.column_header(i)) or None))
     # 3. a section of ratios ("Speedup") under sections of the figures it divides
-    if pairs and baseline is None and not found and col_measures and row.section:
+    small = len(table.rows) <= MAX_PAIRED_ROWS
+    if pairs and small and baseline is None and not found and col_measures and row.section:
         key = {c.col: clean(c.text) for c in row.cells if c.col != cell.col and not cell_value(c.text)}
         by_section: dict[str, float] = {}
         for r in table.rows:
@@ -589,7 +604,7 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
                         found.append((col_measures, "up", s2, s1))
     # 4. rows of the same column whose figures divide to it ("vLLM" and "SGLang" rows
     # over a "Speedup" row, or a table read on its side)
-    if pairs and not found and col_measures:
+    if pairs and small and not found and col_measures:
         by_row: dict[str, float] = {}
         for r in table.rows:
             if r is row or r.section != row.section:
@@ -643,35 +658,40 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
 
 # ---------------------------------------------------------------------- settings in words
 def settings_in_words(table: Table, row: Row, cell: Cell, typer: HeaderTyper,
-                      agreed: dict[str, dict] | None = None) -> tuple[dict, dict]:
+                      memo: dict | None = None) -> tuple[dict, dict]:
     """Settings written in words rather than in a setting column, as (near, far) Claim
     fields. Near: the row's label and identifier cells ("Llama 70B, BS=64", "ISL 1k / OSL
     1k", "8 GPUs" as ``hw_count``), its section and the cell's column header ("Throughput
     @ 32 users"), the nearest first. Far: the caption, then the heading and paragraph
     before the table, when they state one value ("all runs at batch size 64";
     ``conditions.agreed_settings``); the caller gives them only to a row that states no
-    setting of the same kind. ``agreed`` keeps the far readings per text."""
+    setting of the same kind. ``memo`` keeps readings per text and the label texts per row
+    (a results table repeats its headers and sections on every row)."""
+    memo = {} if memo is None else memo
+    key = ("row", id(row))
+    labels = memo.get(key)
+    if labels is None:
+        labels = memo[key] = [c.text for c in row.cells
+                              if (k := cell_column(table, c.col, typer, row)).kind in ("label", "ident")
+                              or k.kind == "setting" and k.field is None]
     near: dict = {}
-    far: dict = {}
-    parts = [c.text for c in row.cells if c is not cell
-             and ((k := cell_column(table, c.col, typer, row)).kind in ("label", "ident")
-                  or k.kind == "setting" and k.field is None)]
-    parts += [row.section or "", table.column_header(cell.col)]
-    for part in parts:
-        text = clean(part) if part else ""
-        if not text:
+    for part in labels + [row.section or "", table.column_header(cell.col)]:
+        if not part:
             continue
-        for k, v in cond.settings_in(text).items():
-            near.setdefault(k, v)
-        n = cond.gpu_count(text) if "hw_count" not in near else None
-        if n is not None:
-            near["hw_count"] = n
-    for part in (table.caption, table.context):
-        got = None if agreed is None else agreed.get(part)
+        got = memo.get(("near", part))
         if got is None:
-            got = cond.agreed_settings(part or "")
-            if agreed is not None:
-                agreed[part] = got
+            text = clean(part)
+            got = memo[("near", part)] = dict(cond.settings_in(text))
+            n = cond.gpu_count(text)
+            if n is not None:
+                got["hw_count"] = n
+        for k, v in got.items():
+            near.setdefault(k, v)
+    far: dict = {}
+    for part in (table.caption, table.context):
+        got = memo.get(("far", part))
+        if got is None:
+            got = memo[("far", part)] = cond.agreed_settings(part or "")
         for k, v in got.items():
             far.setdefault(k, v)
     return near, far
