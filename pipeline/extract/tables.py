@@ -498,6 +498,21 @@ def _differing(a: Row, b: Row, keep) -> str:
     return ", ".join(dict.fromkeys(parts))
 
 
+def _dividing(value: float, precision: float, measures: str,
+              figures: dict[str, float]) -> list[tuple[str, str, str, str]]:
+    """(measures, direction, baseline, subject) for each pair of named figures of one
+    quantity whose quotient is the ratio as written: for a rate the denominator is the
+    baseline and the ratio goes up; for a time (cost, memory) the longer one is the
+    baseline and it goes down."""
+    out = []
+    for s1, a in figures.items():
+        for s2, b in figures.items():
+            if s1 != s2 and _quotient_is(value, precision, a, b):
+                out.append((measures, "down", s1, s2) if measures in _LOWER_BETTER
+                           else (measures, "up", s2, s1))
+    return out
+
+
 def _one_rows(table: Table, col: int, section: str | None) -> list[Row]:
     """The rows of ``section`` whose cell in ``col`` is a 1.00 baseline, found once per
     table, column and section."""
@@ -595,13 +610,7 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
                 v = next((cell_value(c.text) for c in r.cells if c.col == cell.col), None)
                 if v:
                     by_section.setdefault(r.section, v[0])
-        for s1, a in by_section.items():
-            for s2, b in by_section.items():
-                if s1 != s2 and _quotient_is(value, precision, a, b):
-                    if col_measures in _LOWER_BETTER:
-                        found.append((col_measures, "down", s1, s2))
-                    else:
-                        found.append((col_measures, "up", s2, s1))
+        found += _dividing(value, precision, col_measures, by_section)
     # 4. rows of the same column whose figures divide to it ("vLLM" and "SGLang" rows
     # over a "Speedup" row, or a table read on its side)
     if pairs and small and not found and col_measures:
@@ -614,13 +623,7 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
             name = _label_of(table, r, label_col)
             if v and name and name not in by_row:
                 by_row[name] = v[0]
-        for s1, a in by_row.items():
-            for s2, b in by_row.items():
-                if s1 != s2 and _quotient_is(value, precision, a, b):
-                    if col_measures in _LOWER_BETTER:
-                        found.append((col_measures, "down", s1, s2))
-                    else:
-                        found.append((col_measures, "up", s2, s1))
+        found += _dividing(value, precision, col_measures, by_row)
         if baseline is not None:
             found = [f for f in found if f[2] == baseline]
     if len({f[0] for f in found}) == 1 and len({f[2:] for f in found}) == 1:
