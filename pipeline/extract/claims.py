@@ -14,7 +14,9 @@ from pipeline.extract import comparison
 from pipeline.extract import conditions as cond
 from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
-from pipeline.extract.context import ContextResolver, share_baselines, share_conditions
+from pipeline.extract.context import (
+    ContextResolver, neighbour_settings, settings_from_table_mentions, share_baselines, share_conditions,
+)
 from pipeline.extract.lists import map_respectively, share_list_comparison
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
@@ -27,7 +29,8 @@ from pipeline.extract.stance import comparator, declared_hypothetical, has_cues,
 from pipeline.extract.subjects import SubjectFinder
 from pipeline.extract.units import read_unit
 from pipeline.extract.tables import (
-    cell_column, clean, find_tables, HeaderTyper, STAT_LABEL_RE, number as cell_number, prepare_tables, setting_values, Table, TableIndex,
+    cell_column, clean, find_tables, HeaderTyper, STAT_LABEL_RE, number as cell_number, prepare_tables, read_ratio_cell,
+    setting_values, settings_in_words, Table, TableIndex,
 )
 from pipeline.model import Claim, Document
 from pipeline.vocab.caseless import fold
@@ -89,6 +92,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self._names_of_cache: dict[str, list] = {}        # probe text -> names in it
         self._ident_cache: dict[tuple, dict] = {}         # (field, cell text) -> what it names
         self._standalone_cache: dict[tuple, bool] = {}   # a bare figure's span -> may it be one
+        self._settings_cache: dict[tuple, tuple] = {}     # (id(row), column) -> settings in words
+        self._agreed_cache: dict[str, dict] = {}          # caption or context -> the settings it fixes
         self._math = notclaims.math_spans(self.text)      # TeX math: no figures inside
         self.offered: dict[int, float] = {}   # sentence start -> the load offered there
         self.lengths: dict[tuple[int, str], float] = {}  # (sentence start, isl|osl) -> tokens
@@ -392,7 +397,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if own:
             claim.parallelism = own
         if claim.family == "token_throughput" and claim.scope in (None, "unspecified") and (
-                claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
+                claim.concurrency == 1 or claim.batch_size == 1 or (claim.concurrency is None and claim.batch_size is None
                                            and self._one_at_a_time(s_start))):
             claim.scope = "per_user"
         if claim.family == "money":
@@ -628,6 +633,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                     count = val
                 elif getattr(claim, key, None) is None:
                     setattr(claim, key, val)
+        near, far = self._table_settings(table, row, cl)
+        if count is None and (hw is None or hw.count in (None, 1)):
+            count = near.get("hw_count")   # "Llama 70B, 8 GPUs" in the row's label
         if claim.family in SOLE_SUBJECT_FAMILIES:
             if model is None:
                 model = self.sole_subject("model")
@@ -647,13 +655,62 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             sign = SIGNED_CELL_RE.search(self.text, max(row.start, c.start - 3), c.start)
             if sign:
                 claim.direction = "up" if sign.group(1) == "+" else "down"
+        if claim.family in COMPARED:
+            self._table_comparison(claim, table, row, cl)
+        for key, val in near.items():
+            if key != "hw_count" and getattr(claim, key) is None:
+                setattr(claim, key, val)
+        # the caption's or paragraph's "64 concurrent requests" is not the load of a row
+        # whose own cells give its batch size: one load per row, one pair of lengths
+        own = {k for k in far if any(getattr(claim, g) is not None for g in cond.SETTING_GROUPS[k])}
+        for key, val in far.items():
+            if key not in own:
+                setattr(claim, key, val)
         if claim.parallelism is None:
             # a row's description ("EP2TP4 for better balance") states its layout
             claim.parallelism = cond.parallelism(self.text, row.start, row.end)
         if claim.family == "token_throughput" and claim.scope in (None, "unspecified") and (
-                claim.concurrency == 1 or (claim.concurrency is None and claim.batch_size is None
+                claim.concurrency == 1 or claim.batch_size == 1 or (claim.concurrency is None and claim.batch_size is None
                                            and self._one_at_a_time(claim.start))):
             claim.scope = "per_user"
+
+
+    def _table_settings(self, table: Table, row, cl) -> tuple[dict, dict]:
+        """``tables.settings_in_words`` of a cell, kept per row and column."""
+        key = (id(row), cl.col)
+        hit = self._settings_cache.get(key)
+        if hit is None:
+            hit = self._settings_cache[key] = settings_in_words(table, row, cl, self.typer, self._agreed_cache)
+        return hit
+
+    def _table_comparison(self, claim: Claim, table: Table, row, cl) -> None:
+        """A ratio or percent cell's measured quantity, direction and baseline from its
+        table (``tables.read_ratio_cell``). A name in the baseline is never the figure's own
+        engine, hardware or model (a "Speedup vs vLLM" header names what it beat); the
+        subject section or column the table compares, when it says, gives them instead."""
+        pairs = claim.family == "ratio" or bool(self.typer.h["ratio"].search(table.column_header(cl.col)))
+        rr = read_ratio_cell(table, row, cl, claim.value, claim.precision or 0.0, self.typer, pairs)
+        claim.measures = claim.measures or rr.measures
+        claim.direction = claim.direction or rr.direction
+        claim.baseline = claim.baseline or rr.baseline
+        if not claim.baseline:
+            return
+        base = self._names_of(claim.baseline)
+        own = self._names_of(" ".join(clean(c.text) for c in row.cells if c is not cl))
+        mine = {n.name for n in own}
+        if claim.engine and claim.engine not in mine and any(n.kind == "engine" and n.name == claim.engine for n in base):
+            claim.engine = None
+        if claim.accelerator and claim.accelerator not in mine and any(
+                n.kind in ("accelerator", "system") and claim.accelerator in n.name for n in base):
+            claim.hardware = claim.accelerator = claim.hw_count = None
+        if rr.subject:
+            subj = self._names_of(rr.subject)
+            hws = cond.hardware_mentions(rr.subject, subj, 0, len(rr.subject))
+            if hws and not claim.accelerator:
+                claim.hardware, claim.accelerator, claim.hw_count = hws[0].text, hws[0].accelerator, hws[0].count
+            engine = next((n.name for n in subj if n.kind == "engine"), None)
+            if engine and not claim.engine:
+                claim.engine = engine
 
 
 def extract_claims(doc: Document, vocab: Vocab | None = None) -> list[Claim]:
@@ -720,6 +777,8 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
         # figures under "the numbers below are projections", to the end of that section
         if c.stance == "asserted" and any(a <= c.start < b for a, b in declared):
             c.stance = "hypothetical"
+    neighbour_settings(ex.text, ex.seg, claims, ex.names_near)
+    settings_from_table_mentions(claims)
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)
     ex.refine_families(claims)

@@ -234,3 +234,38 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     np_hit = w.not_performance.search(head) or w.not_performance.search(whole)
     not_perf = bool(np_hit) and measures is None
     return Comparison(direction, measures, baseline, span, not_perf)
+
+
+
+def quantity_named(text: str) -> tuple[str | None, str | None]:
+    """(a specific measured quantity, any measured quantity) ``text`` names, read as a
+    ratio's own words are: "TPS/User Speedup" -> (throughput, throughput); "Speedup" alone
+    -> (None, throughput), a speed word saying only that something sped up."""
+    w = words()
+    spec, any_ = _specific(w.measures, text), _first(w.measures, text)
+    return (spec[0] if spec else None), (any_[0] if any_ else None)
+
+
+def direction_named(text: str) -> tuple[str | None, bool]:
+    """(up | down | None, whether the word is a bare speed word: "speedup", "faster",
+    "slower", whose direction turns over for a time)."""
+    d = _first(words().direction, text)
+    if d is None:
+        return None, False
+    return d[0], bool(_GENERIC_SPEED.fullmatch(d[1].group(0)))
+
+
+def phrase_after(text: str, start: int) -> str | None:
+    """The noun phrase a baseline word introduces ("FP16" in "(FP8 v.s. FP16)", "vLLM" in
+    "speedup over vLLM on 8 GPUs"): up to a bracket, comma or preposition, cleaned as a
+    baseline; None for a number ("over 10,000")."""
+    span = _phrase(text, start, len(text))
+    if span is None:
+        return None
+    phrase = clean_baseline(text[span[0]:span[1]])
+    return phrase if phrase and not phrase[0].isdigit() else None
+
+
+def quantity_words() -> list[re.Pattern[str]]:
+    """The patterns of every measured quantity's words."""
+    return [rx for _, rx in words().measures]

@@ -37,10 +37,17 @@ _PARALLEL_RE = Caseless(re.compile(
 _WAY_RE = re.compile(r"(\d+)-way\s+(\w+)", re.I)
 _KIND_OF_WAY = {"tensor": "TP", "expert": "EP", "pipeline": "PP", "data": "DP"}
 _CONCURRENCY_RE = Caseless(re.compile(
-    r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d[\d,]*)\b"
-    r"|\b(?P<n2>\d[\d,]*)\s+concurrent\s+(?:users|requests|sessions|streams)\b",
+    r"\b(?:concurrency|concurrent\s+(?:users|requests)|batch\s+size|BS|max\s+batch)\s*(?:of|=|:)?\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)\b"
+    r"|\b(?P<n2>\d{1,3}(?:,\d{3})+|\d+)\s+concurrent\s+(?:users|requests|sessions|streams)\b"
+    # "batch 64", "bs64", "BS=64", "conc 32", "c=32": a row label's or header's shorthand
+    r"|\b(?:batch|bs|conc)\s*[=:]?\s*(?P<n3>\d{1,3}(?:,\d{3})+|\d+)(?![\d.])(?!\s*(?:ms|s|%|GB|tokens?)\b)"
+    # "at a batch size of 64", "with a concurrency of 32"
+    r"|\b(?:batch\s+size|concurrency)\s+(?:set\s+to|is|was|of)\s+(?P<n4>\d{1,3}(?:,\d{3})+|\d+)\b",
     re.I,
 ))
+# "64 users" alone in a table cell or header: the run's concurrency
+_USERS_CELL_RE = re.compile(r"(?i)^\W*(\d[\d,]*)\s+(?:concurrent\s+)?(?:users|clients|streams)\W*$"
+                            r"|(?:@\s*|\bat\s+)(\d[\d,]*)\s+(?:concurrent\s+)?(?:users|clients|streams)\b")
 _ISL_OSL_RE = Caseless(re.compile(
     r"\b(?:ISL\s*/\s*OSL|input\s*/\s*output(?:\s+lengths?)?)\s*(?:=|:|of)?\s*\(?(?P<i>\d+(?:\.\d+)?[kK]?)\s*/\s*(?P<o>\d+(?:\.\d+)?[kK]?)"
     r"|\bIL\s?(?P<i2>\d+[kK]?)\s*[-/,]\s*OL\s?(?P<o2>\d+[kK]?)"
@@ -50,14 +57,21 @@ _ISL_OSL_RE = Caseless(re.compile(
 # one length alone: "2,048-token prompts", "prompts of 2K tokens", "an input length of 1024",
 # "ISL 1024"; "128-token outputs", "output length 2048", "OSL=128"
 _NUMTXT = r"\d[\d,]*(?:\.\d+)?[kK]?"
+# what makes "N input tokens" a rate or a total rather than each request's size
+_NOT_RATE = (r"(?![^.;,\n]{0,40}?(?:\bper\s+(?:second|sec|s)\b|/\s*s(?:ec)?\b|\ba\s+second|\btok/s|\bTPS\b|"
+             r"\bthroughput))")
 _ONE_LENGTH_RE = Caseless(re.compile(
     rf"\b(?P<i>{_NUMTXT})[\s-]tokens?\s+(?:input\s+)?(?:prompts?|inputs?|input\s+sequences?|contexts?)\b"
-    rf"|\b(?:ISL|input\s+(?:sequence\s+)?lengths?|prompt\s+lengths?|prompts\s+of)\s*(?:=|:|of)?\s*(?P<i2>{_NUMTXT})"
+    rf"|\b(?:ISL|input\s+(?:sequence\s+)?(?:lengths?|len)|prompt\s+lengths?|prompts\s+of)\s*(?:=|:|of)?\s*(?P<i2>{_NUMTXT})"
     rf"|\b(?P<o>{_NUMTXT})[\s-]tokens?\s+(?:outputs?|completions?|responses?|generations?|answers?)\b"
-    rf"|\b(?:OSL|output\s+(?:sequence\s+)?lengths?|(?:outputs|completions|responses)\s+of)\s*(?:=|:|of)?\s*(?P<o2>{_NUMTXT})",
+    rf"|\b(?:OSL|output\s+(?:sequence\s+)?(?:lengths?|len)|(?:outputs|completions|responses)\s+of)\s*(?:=|:|of)?\s*(?P<o2>{_NUMTXT})"
+    # "8.6K input tokens", "2K output tokens", "1,000 input and 1,000 output tokens": a
+    # workload's size per request, unless a rate ("52.3k input tokens per second")
+    rf"|\b(?P<i3>{_NUMTXT})\s+(?:input|prompt)(?:\s+and\s+(?P<o4>{_NUMTXT})\s+output)?\s+tokens?\b{_NOT_RATE}"
+    rf"|\b(?P<o3>{_NUMTXT})\s+(?:output|generated|completion)\s+tokens?\b{_NOT_RATE}",
     re.I,
 ))
-_LENGTH_CUES = ("token", "length", "isl", "osl", "prompts of", "outputs of")
+_LENGTH_CUES = ("token", "len", "isl", "osl", "prompts of", "outputs of")
 _PRICE_AT_RE = re.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", re.I)
 _PARAM_SIZE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
 
@@ -182,10 +196,10 @@ def _parallel_name(s: str) -> str:
 def concurrency(text: str, start: int, end: int, lower: str | None = None) -> tuple[float | None, float | None]:
     conc = batch = None
     for m in _CONCURRENCY_RE.finditer(text, lower, start, end):
-        n = _num(m.group("n") or m.group("n2"))
+        n = _num(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4"))
         if n is None:
             continue
-        if _BATCH_WORD_RE.match(m.group(0)):
+        if _BATCH_WORD_RE.match(m.group(0)) or (m.group("n4") and m.group(0).lower().startswith("batch")):
             batch = batch if batch is not None else n
         else:
             conc = conc if conc is not None else n
@@ -200,8 +214,8 @@ def isl_osl(text: str, start: int, end: int, lower: str | None = None) -> tuple[
             return None, None
         i = o = None
         for m in _ONE_LENGTH_RE.finditer(text, lower, start, end):
-            i = i if i is not None else _num(m.group("i") or m.group("i2") or "")
-            o = o if o is not None else _num(m.group("o") or m.group("o2") or "")
+            i = i if i is not None else _num(m.group("i") or m.group("i2") or m.group("i3") or "")
+            o = o if o is not None else _num(m.group("o") or m.group("o2") or m.group("o3") or m.group("o4") or "")
         return i, o
     i = m.group("i") or m.group("i2") or m.group("i3")
     o = m.group("o") or m.group("o2") or m.group("o3")
@@ -221,3 +235,90 @@ def model_size(model: str) -> float | None:
     if not m:
         return None
     return float(m.group(1)) * (1e9 if m.group(2) == "B" else 1e12)
+
+
+SETTING_FIELDS = ("parallelism", "concurrency", "batch_size", "isl", "osl")
+# settings that say the same kind of thing: a row that states one of a group has its own
+SETTING_GROUPS = {"concurrency": ("concurrency", "batch_size"), "batch_size": ("concurrency", "batch_size"),
+                  "isl": ("isl", "osl"), "osl": ("isl", "osl"), "parallelism": ("parallelism",)}
+# "batch size 1 to 64", "1, 8 and 64": more values of the same setting (not "64 and 8
+# concurrent requests", another setting's value)
+_SWEEP_AFTER_RE = re.compile(r"\s*(?:to|through|[-–—]|and|or|,)\s*\d[\d,.]*[kK]?(?![\d.])"
+                             r"(?!\s*(?:concurrent|users|requests|input|output|prompt|tokens?|GPUs?|x\b|ms\b|s\b))", re.I)
+
+
+def settings_in(text: str, start: int = 0, end: int | None = None, lower: str | None = None) -> dict:
+    """The workload settings ``text[start:end]`` states, as Claim fields: a row label's
+    "BS=64" or "ISL 1k / OSL 1k", a header's "@ 32 users", a sentence's "with batch size 64"."""
+    end = len(text) if end is None else end
+    conc, batch = concurrency(text, start, end, lower)
+    isl, osl = isl_osl(text, start, end, lower)
+    if conc is None:
+        m = _USERS_CELL_RE.search(text[start:end])
+        conc = _num(m.group(1) or m.group(2)) if m else None
+    got = {"parallelism": parallelism(text, start, end, lower), "concurrency": conc, "batch_size": batch,
+           "isl": isl, "osl": osl}
+    return {k: v for k, v in got.items() if v is not None}
+
+
+def agreed_settings(text: str) -> dict:
+    """The settings a caption or the paragraph before a table states once: a field named
+    with two different values ("batch sizes 1 and 64", "ISL 1k and 8k") is a sweep whose
+    rows say which, so it gives none."""
+    if not text:
+        return {}
+    out = settings_in(text)
+    seen: dict[str, set] = {}
+    for m in _CONCURRENCY_RE.finditer(text, None, 0, len(text)):
+        n = _num(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or "")
+        if n is not None:
+            key = "batch_size" if _BATCH_WORD_RE.match(m.group(0)) else "concurrency"
+            seen.setdefault(key, set()).add(n)
+            if _SWEEP_AFTER_RE.match(text, m.end()):
+                seen[key].add(-1.0)    # "batch size 1 to 64": a sweep
+    pairs = []
+    for m in _ISL_OSL_RE.finditer(text, None, 0, len(text)):
+        pairs.append((m.start(), m.end()))
+        seen.setdefault("isl", set()).add(_num(m.group("i") or m.group("i2") or m.group("i3")))
+        seen.setdefault("osl", set()).add(_num(m.group("o") or m.group("o2") or m.group("o3")))
+    for m in _ONE_LENGTH_RE.finditer(text, None, 0, len(text)):
+        if any(a < m.end() and m.start() < b for a, b in pairs):
+            continue    # "ISL/OSL: 1024/256" is one pair, not an OSL of 1024
+        i = m.group("i") or m.group("i2") or m.group("i3")
+        o = m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")
+        if i:
+            seen.setdefault("isl", set()).add(_num(i))
+        if o:
+            seen.setdefault("osl", set()).add(_num(o))
+    pars = []
+    for m in _PARALLEL_RE.finditer(text, None, 0, len(text)):
+        if text[max(0, m.start() - 1):m.start()] in ("-", "_", ".", "/", "`") or \
+                text[m.end():m.end() + 1] in ("-", "_", ".", "/", "`"):
+            pars.append(None)   # "cp311-cp311", "--tp 8": a file name or a flag, no layout
+        else:
+            pars.append(_parallel_name(text[m.start():m.end()]))
+    if None in pars or len(set(pars)) > 1:
+        seen["parallelism"] = set(pars) | {None, ""}
+    # "batch sizes of 1, 8 and 64": a list after a plural setting word is a sweep
+    if re.search(r"(?i)\b(?:batch\s+sizes|concurrenc(?:ies|y\s+levels)|(?:input|output|sequence)\s+lengths)\b", text):
+        for k in ("batch_size", "concurrency", "isl", "osl"):
+            seen.setdefault(k, set()).update({None, -1.0})
+    return {k: v for k, v in out.items() if len(seen.get(k, ())) <= 1}
+
+
+def setting_spans(text: str):
+    """Matches of every setting phrase in ``text`` (loads, lengths, parallelism): the numbers
+    a unit of settings may hold."""
+    for rx in (_CONCURRENCY_RE, _ISL_OSL_RE, _ONE_LENGTH_RE, _PARALLEL_RE):
+        yield from rx.finditer(text, None, 0, len(text))
+    yield from _USERS_CELL_RE.finditer(text)
+
+
+_GPU_COUNT_RE = re.compile(r"(?i)(?<![\w.])(\d{1,3})\s*(?:x\s*|-\s*)?(?:GPUs?|accelerators?|chips|cards)\b")
+
+
+def gpu_count(text: str) -> int | None:
+    """The number of accelerators a row label or header names without naming which: "8
+    GPUs", "4-GPU", "2x GPU" (one count only; "1 or 8 GPUs" gives none)."""
+    found = {int(m.group(1)) for m in _GPU_COUNT_RE.finditer(text)}
+    return found.pop() if len(found) == 1 else None

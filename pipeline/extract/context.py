@@ -275,3 +275,128 @@ def share_baselines(text: str, claims: list[Claim]) -> None:
                 and b.family in ("ratio", "percent") and a.sentence_start == b.sentence_start \
                 and _COORDINATED_RE.match(text, a.end, b.start):
             a.baseline = b.baseline
+
+
+_LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*+•▪◦·]|\d{1,2}[.)])\s")
+_NOT_PROSE_RE = re.compile(r"[ \t]*(?:#|\||```|<)")
+_BARE_NUMBER_RE = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?[kKMBT]?(?![\w.,]*\w)")
+# a unit that only states settings is short: a sentence, a list item ("- Batch size: 64")
+MAX_SETTING_UNIT = 300
+MAX_SETTING_ITEM = 160
+# figures measured at a workload; a memory size or a parameter count has no batch size
+WORKLOAD_FAMILIES = frozenset({"token_throughput", "request_throughput", "latency"})
+
+
+def _takes_settings(c: Claim) -> bool:
+    return c.family in WORKLOAD_FAMILIES or (
+        c.family in ("ratio", "percent") and c.measures in (None, "throughput", "latency"))
+
+
+def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> None:
+    """Settings stated in a sentence or list item of their own are conditions of the figures
+    beside them: the next unit ("SGLang reaches 5,000 tokens/s. This used a batch size of
+    64.", "- 5,000 tokens/s" over "- Batch size: 64") and the units before it in its
+    paragraph or list ("Each request has 8.6K input tokens and 2K output tokens." before
+    the results), the nearest first. Such a unit has no figure and no other number of its
+    own (names aside: ``names_at(pos)`` gives the name spans near ``pos``), is short, and
+    states each setting once (``conditions.agreed_settings``: a sweep gives none). A list's
+    items are units of one block when they follow one another line by line. Only rates,
+    times and their ratios take them; a figure's own sentence was read first and wins."""
+    from pipeline.extract import conditions as cond
+
+    prose = [c for c in claims if not c.in_table and _takes_settings(c)]
+    if not prose:
+        return
+    with_figures = {c.sentence_start for c in claims}
+    starts, ends = seg.sent_starts, seg.sent_ends
+
+    def block(i: int) -> tuple[int, int]:
+        """First and last sentence index of the paragraph holding sentence ``i``, or of
+        the whole list when the paragraph is a list item."""
+        p_start, p_end = seg.paragraph(starts[i])
+        lo = hi = i
+        while lo > 0 and starts[lo - 1] >= p_start:
+            lo -= 1
+        while hi + 1 < len(starts) and starts[hi + 1] < p_end:
+            hi += 1
+        if _LIST_ITEM_RE.match(text, p_start):
+            while lo > 0 and _LIST_ITEM_RE.match(text, seg.paragraph(starts[lo - 1])[0]) \
+                    and text.count("\n", ends[lo - 1], starts[lo]) <= 1:
+                lo -= 1
+            while hi + 1 < len(starts) and _LIST_ITEM_RE.match(text, seg.paragraph(starts[hi + 1])[0]) \
+                    and text.count("\n", ends[hi], starts[hi + 1]) <= 1:
+                hi += 1
+        return lo, hi
+
+    said: dict[int, dict] = {}
+
+    def settings_of(j: int) -> dict:
+        hit = said.get(j)
+        if hit is None:
+            hit = said[j] = _unit_settings(j)
+        return hit
+
+    def _unit_settings(j: int) -> dict:
+        s, e = starts[j], ends[j]
+        p_start = seg.paragraph(s)[0]
+        item = _LIST_ITEM_RE.match(text, p_start)
+        if s in with_figures or _NOT_PROSE_RE.match(text, p_start) \
+                or e - s > (MAX_SETTING_ITEM if item else MAX_SETTING_UNIT):
+            return {}
+        got = cond.agreed_settings(text[s:e])
+        if not got:
+            return {}
+        # every number of the unit is a setting's or a name's: "It ran at batch size 64"
+        # is a setting; "the deployment reached 26.2K TPGS at ISL 2K" states a result
+        taken = [(s + m.start(), s + m.end()) for m in cond.setting_spans(text[s:e])]
+        taken += [(n.start, n.end) for n in (names_at(s) if names_at else []) if s <= n.start < e]
+        if item:
+            taken.append((item.start(), item.end()))
+        for m in _BARE_NUMBER_RE.finditer(text, s, e):
+            if not any(a <= m.start() < b for a, b in taken):
+                return {}
+        return got
+
+    blocks: dict[int, tuple[int, int]] = {}
+    for c in prose:
+        i = seg.sentence_index(c.sentence_start)
+        if i >= len(starts) or starts[i] != c.sentence_start:
+            continue
+        lo, hi = blocks.get(i) or blocks.setdefault(i, block(i))
+        if hi - lo > 40:
+            continue
+        # the units right after it that state only settings, then those before it
+        after = []
+        for j in range(i + 1, hi + 1):
+            if not settings_of(j):
+                break
+            after.append(j)
+        for j in after + list(range(i - 1, lo - 1, -1)):
+            for key, val in settings_of(j).items():
+                if getattr(c, key) is None:
+                    setattr(c, key, val)
+
+
+def settings_from_table_mentions(claims: list[Claim]) -> None:
+    """A distinctive figure written in prose that a table of the same document gives in a
+    cell ("achieves 11,819 tokens/s on Llama2-13B" above a row "| 1024 | 128 | 128 |
+    11,819 |") is that cell's measurement: it takes the settings of the cell's row (batch,
+    concurrency, lengths, parallelism) where it states none. Only when every cell with that
+    value and family agrees, and only settings: the subject the prose names stays its own."""
+    cells: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.in_table and c.family in WORKLOAD_FAMILIES and _distinctive(c.value_text):
+            cells.setdefault((c.family, round(c.value, 9)), []).append(c)
+    if not cells:
+        return
+    fields = ("batch_size", "concurrency", "isl", "osl", "parallelism")
+    for c in claims:
+        if c.in_table or c.low is not None or not _distinctive(c.value_text):
+            continue
+        same = cells.get((c.family, round(c.value, 9)))
+        if not same:
+            continue
+        for f in fields:
+            stated = {getattr(o, f) for o in same}
+            if getattr(c, f) is None and len(stated) == 1:
+                setattr(c, f, stated.pop())

@@ -27,13 +27,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipeline.extract import comparison
+from pipeline.extract import conditions as cond
 from pipeline.extract.notclaims import TOTALLED_RE, written_as_measured
 from pipeline.ingest.tables import clean, text_tables
 from pipeline.model import Cell, Row, Table
 from pipeline.vocab.loader import load_raw
 
 __all__ = ["Cell", "Row", "Table", "clean", "find_tables", "TableIndex", "Column", "HeaderTyper",
-           "prepare_tables", "setting_values", "STAT_LABEL_RE"]
+           "prepare_tables", "setting_values", "STAT_LABEL_RE", "read_ratio_cell", "RatioReading",
+           "settings_in_words"]
 
 _NUM_RE = re.compile(r"(\d+(?:[.,]\d+)*)\s*([kK])?")
 _MEASURED = ("token_throughput", "request_throughput", "latency", "memory", "bandwidth", "compute",
@@ -415,3 +418,284 @@ class TableIndex:
             if t.start <= pos and (not t.rows or pos < t.rows[0].start) and pos < t.end:
                 return t
         return None
+
+
+# ---------------------------------------------------------------------- ratio columns
+# what a ratio of a column's quantity measures (the names comparison.py gives prose)
+FAMILY_MEASURES = {"token_throughput": "throughput", "request_throughput": "throughput",
+                   "latency": "latency", "money": "cost", "memory": "memory", "power": "energy"}
+# quantities where less is better: a speedup of them is the baseline's over the subject's
+_LOWER_BETTER = frozenset({"latency", "cost", "memory", "energy"})
+_ONE_RE = re.compile(r"^\W*1(?:\.0+)?\s*[x×]?\W*$")
+_RATIO_CELL_RE = re.compile(r"\d\s*[x×]\W*$|%")
+_CELL_NUM_RE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?![\d.,])\s*([kKmM](?![A-Za-z]))?")
+_UNIT_BRACKET_RE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
+_COMPARED_WITH = r"(?:v\.?s\.?|versus|over|relative\s+to|compared\s+(?:to|with)|against|than)"
+_BASELINE_IN_HEADER_RE = re.compile(rf"(?i)(?<![\w.]){_COMPARED_WITH}\s+")
+# "speedup over X" in a caption or the paragraph before the table: what its ratios compare
+_RATIO_WORD_RE = re.compile(r"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|slower|reductions?)\b")
+_BASELINE_IN_CAPTION_RE = re.compile(rf"(?i)\b(?:speed-?ups?|improvements?|gains?|faster|slower|higher|lower|"
+                                     rf"ratios?)\W{{0,3}}\s+{_COMPARED_WITH}\s+")
+CAPTION_WORDS_REACH = 30     # characters either side of a caption's "speedup" that say of what
+# pairs of rows are tried for a ratio only in tables of at most this many rows (a results
+# file's 10,000 rows would make it cubic); the 1.00 row and the row's own pairs always are
+MAX_PAIRED_ROWS = 64
+
+
+@dataclass(frozen=True)
+class RatioReading:
+    """What a ratio or percent cell compares, read from its table: the quantity it is a
+    ratio of (``measures``), which way it goes and its baseline (the phrase as written);
+    ``subject`` is the section or column the figure is of, when the table says (the
+    "H100" section over an "A100" section beside a "Speedup" section)."""
+
+    measures: str | None = None
+    direction: str | None = None
+    baseline: str | None = None
+    subject: str | None = None
+
+
+def cell_value(text: str) -> tuple[float, float] | None:
+    """(value, precision) of the first number in a cell ("3,018", "45.2 tok/s", "1.12x")."""
+    m = _CELL_NUM_RE.search(clean(text))
+    if not m:
+        return None
+    raw = m.group(1).replace(",", "")
+    try:
+        val = float(raw)
+    except ValueError:
+        return None
+    prec = 0.5 * 10 ** -(len(raw.split(".")[1]) if "." in raw else 0)
+    if m.group(2):
+        mult = 1e3 if m.group(2) in "kK" else 1e6
+        val, prec = val * mult, prec * mult
+    return val, prec
+
+
+def _quotient_is(r: float, prec: float, a: float, b: float) -> bool:
+    """Does a / b round to the ratio r as written (within half its last written digit)?
+    A coincidence is unlikely: the pair must also be of one quantity in one row."""
+    return b > 0 and a > 0 and abs(a / b - r) <= prec * 1.01
+
+
+def _label_of(table: Table, row: Row, lab: int) -> str:
+    return " ".join(x for x in (clean(c.text) for c in row.cells if c.col == lab) if x)
+
+
+def _strip_measure(header: str) -> str:
+    """A column header without its unit and the words naming its quantity ("Throughput w/o
+    XQA (tok/s/GPU)" -> "w/o XQA"): what tells the column apart from its neighbour."""
+    h = _UNIT_BRACKET_RE.sub("", header)
+    for rx in comparison.quantity_words():
+        h = rx.sub(" ", h)
+    return " ".join(h.replace("**", " ").split()).strip(" ,;:-/|")
+
+
+def _differing(a: Row, b: Row, keep) -> str:
+    """The label and identifier cells of row ``b`` whose text differs from row ``a``'s in
+    the same column: what the two runs differ in ("vLLM" where "SGLang" stood)."""
+    mine = {c.col: clean(c.text) for c in a.cells}
+    parts = [clean(c.text) for c in b.cells if keep(c.col) and clean(c.text) and clean(c.text) != mine.get(c.col)]
+    return ", ".join(dict.fromkeys(parts))
+
+
+def _dividing(value: float, precision: float, measures: str,
+              figures: dict[str, float]) -> list[tuple[str, str, str, str]]:
+    """(measures, direction, baseline, subject) for each pair of named figures of one
+    quantity whose quotient is the ratio as written: for a rate the denominator is the
+    baseline and the ratio goes up; for a time (cost, memory) the longer one is the
+    baseline and it goes down."""
+    out = []
+    for s1, a in figures.items():
+        for s2, b in figures.items():
+            if s1 != s2 and _quotient_is(value, precision, a, b):
+                out.append((measures, "down", s1, s2) if measures in _LOWER_BETTER
+                           else (measures, "up", s2, s1))
+    return out
+
+
+def _one_rows(table: Table, col: int, section: str | None) -> list[Row]:
+    """The rows of ``section`` whose cell in ``col`` is a 1.00 baseline, found once per
+    table, column and section."""
+    cache = table.__dict__.setdefault("_one_rows", {})
+    key = (col, section)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = [r for r in table.rows if r.section == section
+                            and any(c.col == col and _ONE_RE.match(clean(c.text)) for c in r.cells)]
+    return hit
+
+
+def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision: float,
+                    typer: HeaderTyper, pairs: bool = True) -> RatioReading:
+    """What a ratio or percent cell of a table compares (docs/tables.md, "Ratio columns").
+
+    In order: the words of its header, row label and section ("TPS/User Speedup",
+    "Speedup vs vLLM", a "Speedup" section under "Throughput (out tok/s)"); the column
+    holding the 1.00 baseline cell, whose row is the baseline; arithmetic on the row (two
+    figures of one quantity whose quotient is the ratio as written: the denominator's
+    column is the baseline); the caption ("speedup over TGI"); and, for the quantity, the
+    one quantity the table's other figure columns measure."""
+    header = table.column_header(cell.col)
+    col = typer.column(header)
+    label_col = _label_col(table) if not getattr(table, "transposed", False) else 0
+    row_label = _label_of(table, row, label_col) if cell.col != label_col else ""
+    own_words = " ".join(filter(None, [header, row_label if getattr(table, "transposed", False) else "",
+                                       row.section or ""]))
+    spec, generic = comparison.quantity_named(own_words)
+    # a ratio cell under a column of some quantity ("3.0x" in a Speedup section under
+    # "Throughput (out tok/s)") is a ratio of that quantity
+    col_measures = FAMILY_MEASURES.get(col.family or "") if col.kind == "figure" else None
+    measures = spec or col_measures
+    direction, speed_word = comparison.direction_named(own_words)
+    baseline = subject = None
+    # "Speedup vs vLLM" over the column, or "SGLang vs vLLM" down the side of a table read
+    # on its side
+    for words in (header, row_label if getattr(table, "transposed", False) else ""):
+        m = _BASELINE_IN_HEADER_RE.search(words)
+        if m:
+            baseline = comparison.phrase_after(words, m.end())
+            break
+
+    def figure_cols(r: Row) -> dict[int, tuple[str, float]]:
+        """column -> (measured quantity, value) of the row's figures other than ratios"""
+        out = {}
+        for c in r.cells:
+            if c.col == cell.col or c.col == label_col:
+                continue
+            cc = cell_column(table, c.col, typer, r)
+            q = FAMILY_MEASURES.get(cc.family or "") if cc.kind == "figure" else None
+            v = cell_value(c.text) if q else None
+            if q and v:
+                out[c.col] = (q, v[0])
+        return out
+
+    found: list[tuple[str, str | None, str | None, str | None]] = []   # (measures, dir, baseline, subject)
+    # 1. the 1.00 cell of the same column (same section) marks the baseline row
+    if pairs and baseline is None and value != 1:
+        ones = [r for r in _one_rows(table, cell.col, row.section) if r is not row]
+        if len(ones) == 1:
+            base = ones[0]
+            ident = lambda j: j == label_col or typer.column(table.column_header(j)).kind in ("ident", "label")  # noqa: E731
+            baseline = _differing(row, base, ident) or _label_of(table, base, label_col) or None
+            mine, theirs = figure_cols(row), figure_cols(base)
+            for j, (q, a) in mine.items():
+                if j in theirs and theirs[j][0] == q:
+                    b = theirs[j][1]
+                    if q in _LOWER_BETTER and _quotient_is(value, precision, b, a):
+                        found.append((q, "down", None, None))
+                    elif q not in _LOWER_BETTER and _quotient_is(value, precision, a, b):
+                        found.append((q, "up", None, None))
+    # 2. two figures of the row whose quotient is the ratio: the columns compared
+    if pairs and baseline is None and not found:
+        figs = figure_cols(row)
+        for i, (qi, a) in figs.items():
+            for j, (qj, b) in figs.items():
+                if i != j and qi == qj and _quotient_is(value, precision, a, b):
+                    if qi in _LOWER_BETTER:   # a speedup of a time: the slower one is the baseline
+                        found.append((qi, "down", _strip_measure(table.column_header(i)) or None,
+                                      _strip_measure(table.column_header(j)) or None))
+                    else:
+                        found.append((qi, "up", _strip_measure(table.column_header(j)) or None,
+                                      _strip_measure(table.column_header(i)) or None))
+    # 3. a section of ratios ("Speedup") under sections of the figures it divides
+    small = len(table.rows) <= MAX_PAIRED_ROWS
+    if pairs and small and baseline is None and not found and col_measures and row.section:
+        key = {c.col: clean(c.text) for c in row.cells if c.col != cell.col and not cell_value(c.text)}
+        by_section: dict[str, float] = {}
+        for r in table.rows:
+            if r.section in (None, row.section) or r is row:
+                continue
+            other = {c.col: clean(c.text) for c in r.cells if c.col != cell.col and not cell_value(c.text)}
+            if other == key:
+                v = next((cell_value(c.text) for c in r.cells if c.col == cell.col), None)
+                if v:
+                    by_section.setdefault(r.section, v[0])
+        found += _dividing(value, precision, col_measures, by_section)
+    # 4. rows of the same column whose figures divide to it ("vLLM" and "SGLang" rows
+    # over a "Speedup" row, or a table read on its side)
+    if pairs and small and not found and col_measures:
+        by_row: dict[str, float] = {}
+        for r in table.rows:
+            if r is row or r.section != row.section:
+                continue
+            c = next((c for c in r.cells if c.col == cell.col), None)
+            v = cell_value(c.text) if c is not None and not _RATIO_CELL_RE.search(c.text) else None
+            name = _label_of(table, r, label_col)
+            if v and name and name not in by_row:
+                by_row[name] = v[0]
+        found += _dividing(value, precision, col_measures, by_row)
+        if baseline is not None:
+            found = [f for f in found if f[2] == baseline]
+    if len({f[0] for f in found}) == 1 and len({f[2:] for f in found}) == 1:
+        q, dd, b, s = found[0]
+        measures = measures or q
+        if direction is None or speed_word:
+            direction = dd
+        baseline, subject = baseline or b, s
+    if measures is None:
+        # the one quantity the table's other figure columns measure
+        qs = {FAMILY_MEASURES.get(cc.family or "") for j in range(len(table.header)) if j != cell.col
+              for cc in [typer.column(table.column_header(j))] if cc.kind == "figure" and cc.family not in ("ratio", "percent")}
+        qs.discard(None)
+        spec2 = None
+        for rm in _RATIO_WORD_RE.finditer(table.caption or ""):
+            near = table.caption[max(0, rm.start() - CAPTION_WORDS_REACH):rm.end() + CAPTION_WORDS_REACH]
+            spec2 = spec2 or comparison.quantity_named(near)[0]
+        measures = spec2 or (qs.pop() if len(qs) == 1 and pairs else None) or generic
+    if speed_word and measures in _LOWER_BETTER and not found:
+        # a "speedup" of a time is the time getting shorter
+        direction = "up" if direction == "down" else "down"
+    if direction in ("up", "down") and speed_word and value < 1:
+        direction = None     # a "speedup" below 1 is a slowdown: the words say neither
+    if baseline is None:
+        # "speedup over vLLM" in the caption, else in the heading and paragraph before the
+        # table when they name one baseline
+        for words in (table.caption or "", table.context or ""):
+            said = {b for cm in _BASELINE_IN_CAPTION_RE.finditer(words)
+                    if (b := comparison.phrase_after(words, cm.end()))}
+            if len(said) == 1:
+                baseline = said.pop()
+                break
+    return RatioReading(measures, direction, baseline, subject)
+
+
+# ---------------------------------------------------------------------- settings in words
+def settings_in_words(table: Table, row: Row, cell: Cell, typer: HeaderTyper,
+                      memo: dict | None = None) -> tuple[dict, dict]:
+    """Settings written in words rather than in a setting column, as (near, far) Claim
+    fields. Near: the row's label and identifier cells ("Llama 70B, BS=64", "ISL 1k / OSL
+    1k", "8 GPUs" as ``hw_count``), its section and the cell's column header ("Throughput
+    @ 32 users"), the nearest first. Far: the caption, then the heading and paragraph
+    before the table, when they state one value ("all runs at batch size 64";
+    ``conditions.agreed_settings``); the caller gives them only to a row that states no
+    setting of the same kind. ``memo`` keeps readings per text and the label texts per row
+    (a results table repeats its headers and sections on every row)."""
+    memo = {} if memo is None else memo
+    key = ("row", id(row))
+    labels = memo.get(key)
+    if labels is None:
+        labels = memo[key] = [c.text for c in row.cells
+                              if (k := cell_column(table, c.col, typer, row)).kind in ("label", "ident")
+                              or k.kind == "setting" and k.field is None]
+    near: dict = {}
+    for part in labels + [row.section or "", table.column_header(cell.col)]:
+        if not part:
+            continue
+        got = memo.get(("near", part))
+        if got is None:
+            text = clean(part)
+            got = memo[("near", part)] = dict(cond.settings_in(text))
+            n = cond.gpu_count(text)
+            if n is not None:
+                got["hw_count"] = n
+        for k, v in got.items():
+            near.setdefault(k, v)
+    far: dict = {}
+    for part in (table.caption, table.context):
+        got = memo.get(("far", part))
+        if got is None:
+            got = memo[("far", part)] = cond.agreed_settings(part or "")
+        for k, v in got.items():
+            far.setdefault(k, v)
+    return near, far
