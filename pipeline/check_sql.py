@@ -12,14 +12,18 @@ Every part of ``Checker.compare`` becomes a column that is TRUE, FALSE or NULL
   concurrency, unit) are decided by the Python key functions themselves, run once per
   *distinct* stored value and handed to DuckDB as small lookup lists, so they are exact;
 * value comparisons (``consistency.consistent``) are written out in SQL with the same
-  float operations, and a result within 1e-11 (relative) of the decision boundary is NULL;
+  float operations, and a result within 1e-11 (relative) of the decision boundary is NULL.
+  The interval each comparator gives a figure is generated from consistency's own table
+  (``ROUNDING``, ``TRUNCATED``: ``_rounding``); the decision over two intervals
+  (``_cons_layers``) is the one part written twice, see docs/checking.md;
 * a model size comes from the same lookup ``Record.params_of`` makes (own parameters
   claim, same document, ``model_params``, any primary document), in SQL;
 * a money label is read from the sentence in Python only: NULL.
 
-Combined with SQL's three-valued AND/OR/NOT (Kleene logic), a predicate such as "exact and
-meets" is TRUE only where Python would say True and FALSE only where Python would say
-False. So ``pred IS NOT FALSE`` is a superset of the figures Python accepts, and the
+The predicates the verdict code applies ("exact and meets") are written once, in
+``check_predicates``, over named atoms (one SQL column and one Python reading each).
+Combined with SQL's three-valued AND/OR/NOT (Kleene logic), a predicate is TRUE only where
+Python would say True and FALSE only where Python would say False. So ``pred IS NOT FALSE`` is a superset of the figures Python accepts, and the
 rows fetched are: the first k TRUE rows in the order ``Checker`` walks its figures (or the
 best by value), and every NULL row, which Python then decides. Counts ("5688 more primary
 figures agree") are SQL's TRUE count plus the NULL rows Python accepts.
@@ -145,7 +149,13 @@ class _Side:
 
 def _cons_layers(x: str, a: Figure, b: _Side) -> list[list[str]]:
     """``consistency.consistent(a, b)`` as columns ``x_*`` in four layers; the last is
-    ``x``: TRUE, FALSE, or NULL within REL_TOL of the boundary. ``a`` is a constant."""
+    ``x``: TRUE, FALSE, or NULL within REL_TOL of the boundary. ``a`` is a constant.
+
+    This restates ``consistent_bounds``' decision (which pair of intervals, strict or not,
+    the 1e-9 slack) rather than generating it: SQL must add a NULL band at each of its
+    comparisons, the precision branch included, and a form both could read would put that
+    band, or a function call per operation, into the linker's hot path. The intervals
+    themselves come from ``ROUNDING`` (``_rounding``)."""
     pa = a.p
     ra, ga = rounding_interval(a), generous_interval(a)      # ga[0] == ra[0]
     scale = max([1.0, abs(a.value), abs(pa)] + [abs(v) for v in (*ra, *ga) if math.isfinite(v)])
@@ -629,11 +639,10 @@ class _Ctx:
         filter the scan can push down."""
         if self.qscope is None:
             return "'free'", "TRUE"
-        said = f"{col} = CAST({p(self.qscope)} AS VARCHAR)"
-        if self.f.family in SCOPED_FAMILIES:
-            return f"(CASE WHEN {unsaid(col)} THEN 'open' WHEN {said} THEN 'same' ELSE 'differs' END)", said
-        return (f"(CASE WHEN {unsaid(col)} THEN 'free' WHEN {said} THEN 'same' ELSE 'differs' END)",
-                f"({said} OR {unsaid(col)})")
+        said, scoped = f"{col} = CAST({p(self.qscope)} AS VARCHAR)", self.f.family in SCOPED_FAMILIES
+        return (f"(CASE WHEN {unsaid(col)} THEN {repr('open' if scoped else 'free')} "
+                f"WHEN {said} THEN 'same' ELSE 'differs' END)",
+                said if scoped else f"({said} OR {unsaid(col)})")
 
     @staticmethod
     def _arith(src: str, tests: list[list[list[str]]]) -> list[str]:
