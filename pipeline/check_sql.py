@@ -69,7 +69,7 @@ from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation
                                 same_setting, model_key, norm, scope_key,
                                 token_kind_key)
 from pipeline.model import Claim
-from pipeline.record import _DOC_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record, _date
+from pipeline.record import DOC_INFO_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record
 from pipeline.words import hw_key
 from pipeline.store import CLAIM_COLUMNS, Store
 
@@ -958,14 +958,13 @@ class SqlChecker(Checker):
 
     # --- documents whose role was never set: inferred as Record.load does -------------
     def _infer_roles(self) -> None:
-        _, rows = self.store.query(f"SELECT {_DOC_COLS} FROM documents WHERE role = 'unknown' "
+        _, rows = self.store.query(f"SELECT {DOC_INFO_COLS} FROM documents WHERE role = 'unknown' "
                                    "AND role_source IS NULL ORDER BY path, id")
         if not rows:
             return
         rec = Record(db_path=str(self.store.path))
         for r in rows:
-            d = DocInfo(*r[:10])
-            d.published = _date(d.published)
+            d = DocInfo.from_row(r)
             rec.docs[d.id] = d
         rec._infer_missing_roles(self.store, all_claims=False)
         for d in rec.docs.values():
@@ -992,12 +991,11 @@ class SqlChecker(Checker):
             claims = [c for c in map(_claim, rows) if c.id not in rec.claims]
             want = {c.doc_id for c in claims} - set(rec.docs)
             if want:
-                _, drows = self.store.query(f"SELECT {_DOC_COLS} FROM documents WHERE id IN "
+                _, drows = self.store.query(f"SELECT {DOC_INFO_COLS} FROM documents WHERE id IN "
                                             "(SELECT unnest(CAST($ids AS VARCHAR[])))",
                                             {"ids": sorted(want)})
                 for r in drows:
-                    d = DocInfo(*r[:10])
-                    d.published = _date(d.published)
+                    d = DocInfo.from_row(r)
                     if d.id in self._roles:
                         d.role, d.role_source = self._roles[d.id]
                     rec.docs[d.id] = d
