@@ -5,7 +5,7 @@ the same checker. This module joins the two, so neither imports the other's call
 """
 from __future__ import annotations
 
-from pipeline.check_sql import check_query
+from pipeline.check_sql import LOAD_BELOW, check_query
 from pipeline.checker import (VERDICTS, Checker, Query, Verdict, check_loaded, check_text, format_verdict, judge_stored, query_from_claim, read_claim, loaded_families, name_pattern, fold_name, states_settings, names_subject, size_condition)
 from pipeline.citation import cite_claims, cite_evidence
 from pipeline.derived_check import with_derived
@@ -16,7 +16,7 @@ __all__ = ["VERDICTS", "Checker", "Query", "Verdict", "check_loaded", "check_tex
 
 
 def check(text: str, db: str | None = None, store=None, loaded=check_loaded,
-          kept=None) -> Verdict:
+          kept=None, load_below: int = LOAD_BELOW) -> Verdict:
     """Check a plain-words claim against the warehouse (opened read-only), or against
     ``store``, a connection already open on it (`claims serve`, which also passes what it
     keeps for checks: ``loaded`` and ``kept``, see ``check_query``).
@@ -24,13 +24,14 @@ def check(text: str, db: str | None = None, store=None, loaded=check_loaded,
     The candidate figures are chosen in SQL (check_sql.py); the verdict is the one
     ``check_loaded`` gives, which compares every primary figure of the family in Python;
     a per-GPU or per-node headline it leaves unproven is then judged against the figures
-    derived from MLPerf results (``pipeline.derived_check``).
+    derived from MLPerf results (``pipeline.derived_check``). ``load_below``: see
+    ``check_query`` (0: always choose the figures in SQL, however small the warehouse).
     """
     q = read_claim(text)
     if store is not None:
-        return cited(with_derived(q, check_query(q, store, loaded=loaded, kept=kept), store), store)
+        return cited(with_derived(q, check_query(q, store, load_below, loaded=loaded, kept=kept), store), store)
     with Store.open(db, read_only=True) as store:
-        return cited(with_derived(q, check_query(q, store, loaded=loaded, kept=kept), store), store)
+        return cited(with_derived(q, check_query(q, store, load_below, loaded=loaded, kept=kept), store), store)
 
 
 def cited(verdict: Verdict, store) -> Verdict:

@@ -12,14 +12,18 @@ Every part of ``Checker.compare`` becomes a column that is TRUE, FALSE or NULL
   concurrency, unit) are decided by the Python key functions themselves, run once per
   *distinct* stored value and handed to DuckDB as small lookup lists, so they are exact;
 * value comparisons (``consistency.consistent``) are written out in SQL with the same
-  float operations, and a result within 1e-11 (relative) of the decision boundary is NULL;
+  float operations, and a result within 1e-11 (relative) of the decision boundary is NULL.
+  The interval each comparator gives a figure is generated from consistency's own table
+  (``ROUNDING``, ``TRUNCATED``: ``_rounding``); the decision over two intervals
+  (``_cons_layers``) is the one part written twice, see docs/checking.md;
 * a model size comes from the same lookup ``Record.params_of`` makes (own parameters
   claim, same document, ``model_params``, any primary document), in SQL;
 * a money label is read from the sentence in Python only: NULL.
 
-Combined with SQL's three-valued AND/OR/NOT (Kleene logic), a predicate such as "exact and
-meets" is TRUE only where Python would say True and FALSE only where Python would say
-False. So ``pred IS NOT FALSE`` is a superset of the figures Python accepts, and the
+The predicates the verdict code applies ("exact and meets") are written once, in
+``check_predicates``, over named atoms (one SQL column and one Python reading each).
+Combined with SQL's three-valued AND/OR/NOT (Kleene logic), a predicate is TRUE only where
+Python would say True and FALSE only where Python would say False. So ``pred IS NOT FALSE`` is a superset of the figures Python accepts, and the
 rows fetched are: the first k TRUE rows in the order ``Checker`` walks its figures (or the
 best by value), and every NULL row, which Python then decides. Counts ("5688 more primary
 figures agree") are SQL's TRUE count plus the NULL rows Python accepts.
@@ -54,17 +58,18 @@ import math
 import re
 from dataclasses import dataclass
 
-from pipeline.checker import fold_name, is_range, name_pattern, phase_must_be_stated, product_pattern, settles
+from pipeline.checker import fold_name, is_range, name_pattern, phase_must_be_stated, product_pattern
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, _unit_key, check_loaded,
                             loaded_families)
-from pipeline.link.consistency import Figure, generous_interval, rounding_interval
+from pipeline.check_predicates import ATOMS, PRED, column, holds, needs, needs_scope, unsaid, window
+from pipeline.link.consistency import ROUNDING, TRUNCATED, Figure, generous_interval, rounding_interval
 from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation, kind_of,
                                 same_setting, model_key, norm, scope_key,
                                 token_kind_key)
 from pipeline.model import Claim
-from pipeline.record import _DOC_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record, _date
+from pipeline.record import DOC_INFO_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record
 from pipeline.words import hw_key
 from pipeline.store import CLAIM_COLUMNS, Store
 
@@ -144,7 +149,13 @@ class _Side:
 
 def _cons_layers(x: str, a: Figure, b: _Side) -> list[list[str]]:
     """``consistency.consistent(a, b)`` as columns ``x_*`` in four layers; the last is
-    ``x``: TRUE, FALSE, or NULL within REL_TOL of the boundary. ``a`` is a constant."""
+    ``x``: TRUE, FALSE, or NULL within REL_TOL of the boundary. ``a`` is a constant.
+
+    This restates ``consistent_bounds``' decision (which pair of intervals, strict or not,
+    the 1e-9 slack) rather than generating it: SQL must add a NULL band at each of its
+    comparisons, the precision branch included, and a form both could read would put that
+    band, or a function call per operation, into the linker's hot path. The intervals
+    themselves come from ``ROUNDING`` (``_rounding``)."""
     pa = a.p
     ra, ga = rounding_interval(a), generous_interval(a)      # ga[0] == ra[0]
     scale = max([1.0, abs(a.value), abs(pa)] + [abs(v) for v in (*ra, *ga) if math.isfinite(v)])
@@ -214,22 +225,39 @@ def _default_p(value: str, precision: str) -> str:
             f"WHEN isfinite({value}) AND {value} = trunc({value}) THEN {_d(0.5)} END)")
 
 
-def _r0(cmp: str, lo: str, hi: str, p: str) -> str:
-    w = f"greatest({p}, {_d(0.05)} * greatest(abs({lo}), abs({hi})))"
-    return (f"(CASE {cmp} WHEN '>' THEN {hi} WHEN '>=' THEN {hi} - {p} "
-            f"WHEN '<' THEN {_d(-math.inf)} WHEN '<=' THEN {_d(-math.inf)} "
-            f"WHEN '~' THEN {lo} - {w} ELSE {lo} - {p} END)")
+class _X(str):
+    """A number in SQL, written out by Python arithmetic: consistency's interval rule
+    (``ROUNDING``) applied to column expressions gives their SQL."""
+
+    @staticmethod
+    def of(x) -> "_X":
+        return x if isinstance(x, _X) else _X(_d(x))
+
+    def __add__(self, o): return _X(f"({self} + {_X.of(o)})")
+    def __radd__(self, o): return _X(f"({_X.of(o)} + {self})")
+    def __sub__(self, o): return _X(f"({self} - {_X.of(o)})")
+    def __rsub__(self, o): return _X(f"({_X.of(o)} - {self})")
+    def __mul__(self, o): return _X(f"({self} * {_X.of(o)})")
+    def __rmul__(self, o): return _X(f"({_X.of(o)} * {self})")
+    def __abs__(self): return _X(f"abs({self})")
 
 
-def _r1(cmp: str, lo: str, hi: str, p: str) -> str:
-    w = f"greatest({p}, {_d(0.05)} * greatest(abs({lo}), abs({hi})))"
-    return (f"(CASE {cmp} WHEN '>' THEN {_d(math.inf)} WHEN '>=' THEN {_d(math.inf)} "
-            f"WHEN '<' THEN {lo} WHEN '<=' THEN {lo} + {p} "
-            f"WHEN '~' THEN {hi} + {w} ELSE {hi} + {p} END)")
+def _greatest(*xs) -> _X:
+    return _X(f"greatest({', '.join(map(_X.of, xs))})")
 
 
-def _g1(cmp: str, r1: str, p: str) -> str:
-    return f"(CASE WHEN {cmp} IN ('=', '~') THEN {r1} + {p} ELSE {r1} END)"
+def _rounding(cmp: str, lo: str, hi: str, p: str) -> tuple[str, str]:
+    """``rounding_interval`` of a figure whose comparator, ends and precision are these
+    columns: (low end, high end), each a CASE over the comparators of ``ROUNDING``."""
+    ends = {c: rule(_X(lo), _X(hi), _X(p), _greatest) for c, rule in ROUNDING.items()}
+    return tuple("(CASE " + cmp + "".join(f" WHEN '{c}' THEN {_X.of(e[i])}" for c, e in ends.items()
+                                          if c != "=")
+                 + f" ELSE {_X.of(ends['='][i])} END)" for i in (0, 1))
+
+
+def _generous_top(cmp: str, r1: str, p: str) -> str:
+    """``generous_interval``'s high end from the rounding one."""
+    return f"(CASE WHEN {cmp} IN ({', '.join(map(repr, TRUNCATED))}) THEN {_X(r1) + _X(p)} ELSE {r1} END)"
 
 
 _BAD = ("(_pb IS NULL OR value IS NULL OR NOT isfinite(value) OR NOT isfinite(_pb) "
@@ -400,13 +428,10 @@ class _Ctx:
         windows = ([_witness_fig(f)] if cross else self.windows(names or [])) if early else None
         if windows:
             where += " AND (" + " OR ".join(_window(a) for a in windows) + ")"
-        if not cross and names and self.qscope is not None and all(n in self.SCOPE_OK for n in names):
+        if not cross and names and self.qscope is not None and all(map(needs_scope, names)):
             # each predicate asked needs the same denominator (or, outside the throughput
             # families, none stated): a filter the scan applies itself
-            said = f"c.scope = CAST({p(self.qscope)} AS VARCHAR)"
-            if f.family not in SCOPED_FAMILIES:
-                said = f"({said} OR c.scope IS NULL OR c.scope IN ('', 'unspecified'))"
-            where += f" AND {said}"
+            where += f" AND {self.scope_sql('c.scope', p)[1]}"
         subj = "TRUE"
         if q.subject_text:
             # ``check._names_in``: the name, folded, in the figure's sentence or its
@@ -529,14 +554,7 @@ class _Ctx:
             cols += ["TRUE AS o_label", "FALSE AS d_label"]
         else:
             cols += ["NULL::BOOLEAN AS o_label", "NULL::BOOLEAN AS d_label"]
-        # scope
-        if self.qscope is None:
-            cols.append("'free' AS _sc")
-        else:
-            unsaid = "'open'" if f.family in SCOPED_FAMILIES else "'free'"
-            cols.append(f"(CASE WHEN b.scope IS NULL OR b.scope IN ('', 'unspecified') THEN {unsaid} "
-                        f"WHEN b.scope = CAST({p(self.qscope)} AS VARCHAR) THEN 'same' "
-                        f"ELSE 'differs' END) AS _sc")
+        cols.append(f"{self.scope_sql('b.scope', p)[0]} AS _sc")
         # the figure's statistic is a peak (a bound, like "up to")
         peak = "FALSE"
         if f.comparator in LOWER:
@@ -575,11 +593,7 @@ class _Ctx:
         else:
             osize = "FALSE"
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
-        ctes.append(
-            f"c2 AS (SELECT *, {osize} AS o_size, "
-            "(o_model OR o_hw OR o_eng OR o_conc OR o_stat OR o_phase OR o_label OR NOT _subj) AS _open0, "
-            "(d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_phase OR d_tk OR d_label) AS _diff0 "
-            "FROM c1)")
+        ctes.append(f"c2 AS (SELECT *, {osize} AS o_size FROM c1)")
         need = self.necessary(names) if early else "TRUE"
         ctes.append(f"c3 AS (SELECT * FROM c2 WHERE ({need}) IS NOT FALSE)")
         # the numbers
@@ -588,8 +602,10 @@ class _Ctx:
         src = "c3"
         if q.size is not None:
             ctes.append(f"s1 AS (SELECT *, {_default_p('_psize', '_pprec')} AS _spb FROM c3)")
-            ctes.append("s2 AS (SELECT *, _psize - _spb AS _sr0, _psize + _spb AS _sr1, "
-                        "_psize + _spb + _spb AS _sg1, "
+            # a model size is a point ("=")
+            r0, r1 = ROUNDING["="](_X("_psize"), _X("_psize"), _X("_spb"), _greatest)
+            ctes.append(f"s2 AS (SELECT *, {r0} AS _sr0, {r1} AS _sr1, "
+                        f"{r1 + _X('_spb') if '=' in TRUNCATED else r1} AS _sg1, "
                         f"greatest({_fin('_psize')}, {_fin('_spb')}) AS _smag FROM s1)")
             tests.append(_cons_layers("_cz", q.size, SIZE))
             src = "s2"
@@ -612,11 +628,21 @@ class _Ctx:
         ctes.append(
             f"c4 AS (SELECT *, {dsize} AS d_size, {meets_sql} AS _meets, (NOT _cq) AS _refutes, "
             f"{same_sql} AS _same, _cs AS _point, {rng} AS _rng FROM k4)")
-        ctes.append(
-            "cand AS (SELECT *, (_open0 OR o_size) AS _open, (_diff0 OR d_size) AS _diff, "
-            "(NOT (_open0 OR o_size) AND NOT (_diff0 OR d_size) AND _sc IN ('same', 'free')) "
-            "AS _exact FROM c4)")
+        # the atoms the predicates are written in (check_predicates), one column each
+        atoms = ", ".join(f"{a.sql} AS {column(n)}" for n, a in ATOMS.items())
+        ctes.append(f"cand AS (SELECT *, {atoms} FROM c4)")
         return "WITH " + ",\n".join(ctes)
+
+    def scope_sql(self, col: str, p: _Params) -> tuple[str, str]:
+        """The class ``Checker.compare`` gives a figure's denominator (in column ``col``):
+        same | differs | open | free; and the condition that it is same or free, as a
+        filter the scan can push down."""
+        if self.qscope is None:
+            return "'free'", "TRUE"
+        said, scoped = f"{col} = CAST({p(self.qscope)} AS VARCHAR)", self.f.family in SCOPED_FAMILIES
+        return (f"(CASE WHEN {unsaid(col)} THEN {repr('open' if scoped else 'free')} "
+                f"WHEN {said} THEN 'same' ELSE 'differs' END)",
+                said if scoped else f"({said} OR {unsaid(col)})")
 
     @staticmethod
     def _arith(src: str, tests: list[list[list[str]]]) -> list[str]:
@@ -629,114 +655,36 @@ class _Ctx:
             f"coalesce(nullif(comparator, ''), '=') AS _cf FROM {src})",
             f"b2 AS (SELECT *, {_BAD} AS _bad, "
             f"greatest({_fin('value')}, {_fin('_blo')}, {_fin('_bhi')}, {_fin('_pb')}) AS _bmag, "
-            f"{_r0('_cw', '_blo', '_bhi', '_pb')} AS _rw0, {_r1('_cw', '_blo', '_bhi', '_pb')} AS _rw1, "
-            f"{_r0('_cf', '_blo', '_bhi', '_pb')} AS _rf0, {_r1('_cf', '_blo', '_bhi', '_pb')} AS _rf1 "
-            "FROM b1)",
-            f"b3 AS (SELECT *, {_g1('_cw', '_rw1', '_pb')} AS _gw1, "
-            f"{_g1('_cf', '_rf1', '_pb')} AS _gf1 FROM b2)",
+            "{} AS _rw0, {} AS _rw1, {} AS _rf0, {} AS _rf1 FROM b1)".format(
+                *_rounding('_cw', '_blo', '_bhi', '_pb'), *_rounding('_cf', '_blo', '_bhi', '_pb')),
+            f"b3 AS (SELECT *, {_generous_top('_cw', '_rw1', '_pb')} AS _gw1, "
+            f"{_generous_top('_cf', '_rf1', '_pb')} AS _gf1 FROM b2)",
         ] + _layer_ctes("b3", "k", tests)
 
-    # necessary conditions, on the name and scope columns alone, of each predicate
-    NEEDS = {
-        "supports": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
-        "contradicts": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
-        "exact": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
-        "pool": "NOT _open0 AND NOT _diff0 AND _sc IN ('same', 'free')",
-        "inside": "NOT _open0 AND NOT _diff0 AND NOT o_size AND _sc IN ('same', 'free')",
-        "same_model": "NOT d_model AND NOT o_model AND _sc IN ('same', 'free')",
-        "scope_ok": "_sc IN ('same', 'free')",
-        "unknown": "o_size",
-        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
-                  "(d_model OR d_hw OR d_eng OR d_conc OR d_stat)",
-        "by_scope": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
-                    "(d_model OR d_hw OR d_eng)",
-        "near_mismatch": "NOT (d_model OR d_hw OR d_eng)",
-        "near_label": "NOT (d_model OR d_hw OR d_eng)",
-        "near_partial": "NOT (d_model OR d_hw OR d_eng)",
-    }
+    # --- the predicates Checker applies (check_predicates: each written once) -----------
+    PRED = PRED
+    py = staticmethod(holds)
 
-    SCOPE_OK = frozenset({"supports", "contradicts", "exact", "pool", "inside", "same_model",
-                          "scope_ok"})
-
-    def necessary(self, names: list[str] | None) -> str:
+    @staticmethod
+    def necessary(names: list[str] | None) -> str:
+        """FALSE where every predicate ``names`` is FALSE, on the columns known before the
+        value tests."""
         if not names:
             return "TRUE"
-        return " OR ".join(f"({self.NEEDS[n]})" for n in names)
-
-    # --- the predicates Checker applies, as SQL over cand --------------------------------
-    PRED = {
-        "supports": "_exact AND _meets",
-        "contradicts": "_exact AND _refutes",
-        "exact": "_exact",
-        "unknown": "o_size AND _meets",
-        "pool": "_sc IN ('same', 'free') AND NOT _open0 AND NOT _diff0",
-        "same_model": "_sc IN ('same', 'free') AND NOT d_model AND NOT o_model",
-        "scope_ok": "_sc IN ('same', 'free')",
-        "inside": "_sc IN ('same', 'free') AND NOT _open0 AND NOT _diff0 AND NOT o_size "
-                  "AND NOT d_size",
-        "settle": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND _point AND _rng "
-                  "AND _subj AND NOT (d_model OR d_hw OR d_eng OR d_conc OR d_stat OR d_size)",
-        "by_scope": "scope IS NOT NULL AND scope NOT IN ('', 'unspecified') AND NOT "
-                    "(d_model OR d_hw OR d_eng OR d_size)",
-    }
-    _GATE = "NOT _exact AND NOT (d_model OR d_hw OR d_eng)"
-    _MIS = "(_sc = 'differs' AND NOT _diff AND _same)"
-    _LAB = "(d_label OR (o_label AND NOT _diff))"
-    PRED["near_mismatch"] = f"{_GATE} AND {_MIS}"
-    PRED["near_label"] = f"{_GATE} AND NOT {_MIS} AND _meets AND {_LAB}"
-    PRED["near_partial"] = (f"{_GATE} AND NOT {_MIS} AND _meets AND NOT {_LAB} AND NOT _diff "
-                            "AND _open AND _sc IN ('same', 'free', 'open') AND NOT o_model")
-
-    # predicates that hold only where the figure's value meets the claim ("full") or has
-    # its number ("point"): their query reads only figures in that value window
-    WINDOW = {"supports": "full", "unknown": "full", "settle": "point", "near_label": "full",
-              "near_partial": "full", "near_mismatch": "point"}
+        return " OR ".join(f"({needs(n)})" for n in names)
 
     def windows(self, names: list[str]) -> list[Figure] | None:
-        if any(n not in self.WINDOW for n in names):
+        """The value windows a query for ``names`` may scan (None: the whole family)."""
+        wins = [window(n) for n in names]
+        if None in wins:
             return None
         figs = {"full": _full_fig(self.f), "point": _witness_fig(self.f)}
-        return [figs[k] for k in sorted({self.WINDOW[n] for n in names})]
-
-    # Python versions, on Checker.compare's result (the same tests, read off _Cmp)
-    @staticmethod
-    def py(name: str, c: _Cmp, chk: "SqlChecker", q: Query) -> bool:
-        ok_scope = c.scope in ("same", "free")
-        if name == "supports":
-            return c.exact and c.meets
-        if name == "contradicts":
-            return c.exact and c.refutes
-        if name == "exact":
-            return c.exact
-        if name == "unknown":
-            return "model size" in c.open and c.meets
-        if name == "pool":
-            return ok_scope and not (set(c.differs) - {"model size"}) \
-                and not (set(c.open) - {"model size"})
-        if name == "same_model":
-            return ok_scope and "model" not in c.differs and "model" not in c.open
-        if name == "scope_ok":
-            return ok_scope
-        if name == "inside":
-            return _Ctx.py("pool", c, chk, q) and "model size" not in c.differs \
-                and "model size" not in c.open
-        if name == "settle":
-            return settles(q, c)
-        if name == "by_scope":
-            return scope_key(c.claim.scope) is not None and not (
-                {"model", "hardware", "engine", "model size"} & set(c.differs))
-        if name.startswith("near_"):
-            got = chk._near_kind(q, c)
-            return got == {"near_mismatch": "mismatch", "near_label": "label_mismatch",
-                           "near_partial": "partial"}[name]
-        raise KeyError(name)
+        return [figs[k] for k in sorted(set(wins))]
 
     # --- fetching ------------------------------------------------------------------------
     # the columns of cand that ``select`` and the predicates (PRED) read
-    KEPT = ("_rid", "id", "doc_id", "model", "value", "scope", "_pub", "_path", "start", "end",
-            "_exact", "_meets", "_refutes", "_same", "_point", "_sc", "_open0", "_diff0",
-            "_open", "_diff", "o_model", "d_model", "o_size", "d_size", "d_hw", "d_eng",
-            "d_conc", "d_stat", "o_label", "d_label")
+    KEPT = ("_rid", "id", "doc_id", "model", "value", "scope", "_pub", "_path", "start",
+            "end") + tuple(map(column, ATOMS))
 
     def cand_table(self) -> str:
         """A temporary table of every candidate's columns, computed once for this query's
@@ -1010,14 +958,13 @@ class SqlChecker(Checker):
 
     # --- documents whose role was never set: inferred as Record.load does -------------
     def _infer_roles(self) -> None:
-        _, rows = self.store.query(f"SELECT {_DOC_COLS} FROM documents WHERE role = 'unknown' "
+        _, rows = self.store.query(f"SELECT {DOC_INFO_COLS} FROM documents WHERE role = 'unknown' "
                                    "AND role_source IS NULL ORDER BY path, id")
         if not rows:
             return
         rec = Record(db_path=str(self.store.path))
         for r in rows:
-            d = DocInfo(*r[:10])
-            d.published = _date(d.published)
+            d = DocInfo.from_row(r)
             rec.docs[d.id] = d
         rec._infer_missing_roles(self.store, all_claims=False)
         for d in rec.docs.values():
@@ -1044,12 +991,11 @@ class SqlChecker(Checker):
             claims = [c for c in map(_claim, rows) if c.id not in rec.claims]
             want = {c.doc_id for c in claims} - set(rec.docs)
             if want:
-                _, drows = self.store.query(f"SELECT {_DOC_COLS} FROM documents WHERE id IN "
+                _, drows = self.store.query(f"SELECT {DOC_INFO_COLS} FROM documents WHERE id IN "
                                             "(SELECT unnest(CAST($ids AS VARCHAR[])))",
                                             {"ids": sorted(want)})
                 for r in drows:
-                    d = DocInfo(*r[:10])
-                    d.published = _date(d.published)
+                    d = DocInfo.from_row(r)
                     if d.id in self._roles:
                         d.role, d.role_source = self._roles[d.id]
                     rec.docs[d.id] = d

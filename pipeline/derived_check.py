@@ -42,7 +42,7 @@ from pipeline.checker import (SCOPED_FAMILIES, Checker, Evidence, Query, Verdict
                               names_subject, query_from_claim)
 from pipeline.derived import NOT_OFFICIAL, DerivedFigure, derived_claim, load_derived
 from pipeline.model import Claim
-from pipeline.record import DocInfo, Record
+from pipeline.record import DOC_INFO_COLS, DocInfo, Record
 from pipeline.store import CLAIM_COLUMNS
 from pipeline.words import cite, fmt_number, scope_words
 
@@ -165,10 +165,9 @@ def _sources(store, figures: list[DerivedFigure]) -> dict[str, Claim]:
 
 def _docs(store, ids: set[str]) -> dict[str, DocInfo]:
     """The result files' documents; only those whose role is `primary` hold evidence."""
-    _, rows = store.query("SELECT id, path, format, title, publisher, url, "
-                          "CAST(published AS VARCHAR), author, role, role_source "
-                          "FROM documents WHERE list_contains(?, id)", [sorted(ids)])
-    return {r[0]: DocInfo(*r) for r in rows}
+    _, rows = store.query(f"SELECT {DOC_INFO_COLS} FROM documents WHERE list_contains(?, id)",
+                          [sorted(ids)])
+    return {d.id: d for d in map(DocInfo.from_row, rows)}
 
 
 class _DerivedRecord(Record):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Iterable
 
 from pipeline.citation import Citations
@@ -19,7 +19,7 @@ from pipeline.derived import DerivedFigure, by_claim, load_derived
 from pipeline.gcpause import paused
 from pipeline.link.keys import model_key
 from pipeline.model import INERT_STANCES, Claim, Link
-from pipeline.store import CLAIM_COLUMNS, Store
+from pipeline.store import CLAIM_COLUMNS, DOCUMENT_COLUMNS, Store
 
 # what a document relays of another party's claim ("the DeepSpeed team ... claiming 2x") is
 # that party's claim, not the document's measurement: never evidence for a verdict
@@ -59,6 +59,19 @@ class DocInfo:
         return (self.published is None, self.published or "", ROLE_ORDER.get(self.role, 1),
                 self.path)
 
+    @classmethod
+    def from_row(cls, row, text: str | None = None) -> "DocInfo":
+        """A document from a row of ``SELECT {DOC_INFO_COLS}`` (its date as 'YYYY-MM-DD')."""
+        d = cls(**dict(zip(DOC_INFO_COLUMNS, row)), text=text)
+        d.published = _date(d.published)
+        return d
+
+
+# the documents' columns DocInfo holds (its text is read only where asked for), named by
+# the store's own list so the two cannot drift apart
+DOC_INFO_COLUMNS = [c for c in DOCUMENT_COLUMNS if c in {f.name for f in fields(DocInfo)} - {"text"}]
+DOC_INFO_COLS = ", ".join(DOC_INFO_COLUMNS)
+
 
 def _date(v) -> str | None:
     if v is None:
@@ -70,9 +83,6 @@ def _date(v) -> str | None:
 
 def _q(name: str) -> str:
     return '"' + name + '"'
-
-
-_DOC_COLS = "id, path, format, title, publisher, url, published, author, role, role_source"
 
 
 @dataclass
@@ -124,11 +134,11 @@ class Record:
             c = Claim(**dict(zip(CLAIM_COLUMNS, r)))
             c.findings = list(c.findings or [])
             rec.claims[c.id] = c
-        doc_cols = _DOC_COLS + (", text" if with_text else "")
+        doc_cols = DOC_INFO_COLS + (", text" if with_text else "")
         _, drows = store.query(f"SELECT {doc_cols} FROM documents ORDER BY path, id")
+        n = len(DOC_INFO_COLUMNS)
         for r in drows:
-            d = DocInfo(*r[:10], text=r[10] if with_text else None)
-            d.published = _date(d.published)
+            d = DocInfo.from_row(r[:n], text=r[n] if with_text else None)
             rec.docs[d.id] = d
         rec.findings = {c.id: list(c.findings) for c in rec.claims.values() if c.findings}
         rec.citations = Citations.load(store)

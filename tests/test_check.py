@@ -228,6 +228,7 @@ from hypothesis import strategies as st
 from pipeline import check_sql
 from pipeline.check import Checker, Query, check_loaded, query_from_claim
 from pipeline.check_sql import _Ctx, SqlChecker, check_query
+from pipeline.checker import settles
 from pipeline.link.consistency import Figure
 from pipeline.model import Claim, Document
 from pipeline.record import Record
@@ -361,6 +362,30 @@ def _reference(store: Store, q: Query) -> Checker:
 NAMES = list(_Ctx.PRED)
 
 
+def _verdict_code_reading(name: str, c, chk: Checker, q: Query) -> bool:
+    """What the verdict code itself keeps (``Checker._check``, ``_unproven_text``,
+    ``_unscoped``, ``settles``, ``_near_kind``): the predicates of check_predicates must
+    read the same on every figure."""
+    ok_scope = c.scope in ("same", "free")
+    pool = ok_scope and not (set(c.differs) - {"model size"}) and not (set(c.open) - {"model size"})
+    return {
+        "supports": lambda: c.exact and c.meets,
+        "contradicts": lambda: c.exact and c.refutes,
+        "exact": lambda: c.exact,
+        "unknown": lambda: "model size" in c.open and c.meets,
+        "pool": lambda: pool,
+        "same_model": lambda: ok_scope and "model" not in c.differs and "model" not in c.open,
+        "scope_ok": lambda: ok_scope,
+        "inside": lambda: pool and "model size" not in c.differs and "model size" not in c.open,
+        "settle": lambda: settles(q, c),
+        "by_scope": lambda: c.claim.scope not in (None, "", "unspecified") and not (
+            {"model", "hardware", "engine", "model size"} & set(c.differs)),
+        "near_mismatch": lambda: chk._near_kind(q, c) == "mismatch",
+        "near_label": lambda: chk._near_kind(q, c) == "label_mismatch",
+        "near_partial": lambda: chk._near_kind(q, c) == "partial",
+    }[name]()
+
+
 def _holds_columns(store: Store, q: Query) -> None:
     """Every figure's SQL columns agree with Python's comparison wherever SQL answers, and
     the early filters of each query keep every figure Python accepts."""
@@ -375,6 +400,7 @@ def _holds_columns(store: Store, q: Query) -> None:
     for cid, flags in everything.items():
         for name, flag in zip(NAMES, flags):
             py = _Ctx.py(name, cmps[cid], ref, q)
+            assert py == _verdict_code_reading(name, cmps[cid], ref, q), (name, cid, py)
             assert flag is None or flag == py, (name, cid, flag, py)
     for name in NAMES:
         kept = {cid for cid, (flag,) in ctx.table([name]).items() if flag is not False}

@@ -53,32 +53,39 @@ def _ends(f: Figure) -> tuple[float, float]:
     return (min(lo, hi), max(lo, hi))
 
 
+def approx_width(lo, hi, p, greatest=max):
+    """How far "about N" reaches: 5% of the figure's size, at least its precision."""
+    return greatest(p, APPROX_REL * greatest(abs(lo), abs(hi)))
+
+
+# The interval each comparator gives a figure whose ends are lo <= hi, stated to precision
+# p: the rule written once. ``rounding_interval`` reads it with numbers; the warehouse
+# checker (check_sql) writes it out as SQL with column expressions (``greatest`` is max
+# here, SQL's greatest there). A comparator not listed reads as "=".
+ROUNDING = {
+    ">": lambda lo, hi, p, greatest: (hi, INF),
+    ">=": lambda lo, hi, p, greatest: (hi - p, INF),
+    "<": lambda lo, hi, p, greatest: (-INF, lo),
+    "<=": lambda lo, hi, p, greatest: (-INF, lo + p),
+    "~": lambda lo, hi, p, greatest: (lo - approx_width(lo, hi, p, greatest),
+                                      hi + approx_width(lo, hi, p, greatest)),
+    "=": lambda lo, hi, p, greatest: (lo - p, hi + p),
+}
+# comparators whose figure may also be truncated ("$38" for $38.96): the generous
+# interval reaches p further up
+TRUNCATED = ("=", "~")
+
+
 def rounding_interval(f: Figure) -> tuple[float, float]:
     """Values that round to the figure (comparators open one side)."""
     lo, hi = _ends(f)
-    p = f.p
-    c = f.comparator
-    if c == ">":
-        return (hi, INF)
-    if c == ">=":
-        return (hi - p, INF)
-    if c == "<":
-        return (-INF, lo)
-    if c == "<=":
-        return (-INF, lo + p)
-    if c == "~":
-        w = max(p, APPROX_REL * max(abs(lo), abs(hi)))
-        return (lo - w, hi + w)
-    return (lo - p, hi + p)
+    return ROUNDING.get(f.comparator, ROUNDING["="])(lo, hi, f.p, max)
 
 
 def generous_interval(f: Figure) -> tuple[float, float]:
     """Rounding interval widened for truncation: [v - p, v + 2p]. Superset of the above."""
     lo, hi = rounding_interval(f)
-    c = f.comparator
-    if c == "=":
-        return (lo, hi + f.p)
-    if c == "~":
+    if f.comparator in TRUNCATED:
         return (lo, hi + f.p)
     return (lo, hi)
 

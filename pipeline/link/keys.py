@@ -164,9 +164,14 @@ def basis_key(per_basis: str | None) -> str | None:
     return t.replace(" ", "").replace(".", "") or None
 
 
+# stored denominators that state none ('unspecified' behaves like absent; the SQL
+# checker reads this too)
+UNSAID_SCOPES = ("", "unspecified")
+
+
 def scope_key(scope: str | None) -> str | None:
-    """None for a scope nothing in the text states ('unspecified' behaves like absent)."""
-    return None if scope in (None, "", "unspecified") else scope
+    """None for a scope nothing in the text states."""
+    return None if scope is None or scope in UNSAID_SCOPES else scope
 
 
 HARDWARE_FAMILIES = frozenset({"memory", "bandwidth", "compute"})

@@ -26,7 +26,7 @@ from pipeline.citation import Citations
 from pipeline.derived import by_claim, load_derived
 from pipeline.check import Query, Verdict, check_loaded
 from pipeline.model import Claim, Link
-from pipeline.record import _DOC_COLS, DocInfo, Record, _date
+from pipeline.record import DOC_INFO_COLS, DocInfo, Record
 from pipeline.store import CLAIM_COLUMNS, Store
 from pipeline.trace import Trace, TraceError, trace
 
@@ -88,10 +88,9 @@ def record_around(store: Store, claim_id: str) -> tuple[str, Record]:
     cited = any(c.asserted_by for c in rec.claims.values())
     where = "" if cited else " WHERE id IN (SELECT unnest(CAST($ids AS VARCHAR[])))"
     params = {} if cited else {"ids": sorted({c.doc_id for c in rec.claims.values()})}
-    for r in con.execute(f"SELECT {_DOC_COLS} FROM documents{where} ORDER BY path, id",
+    for r in con.execute(f"SELECT {DOC_INFO_COLS} FROM documents{where} ORDER BY path, id",
                          params).fetchall():
-        d = DocInfo(*r)
-        d.published = _date(d.published)
+        d = DocInfo.from_row(r)
         rec.docs[d.id] = d
     doc = rec.docs.get(rec.claims[cid].doc_id)
     if doc is not None:
