@@ -62,6 +62,7 @@ class _Pool:
     figures: list[DerivedFigure]
     sources: dict[str, Claim]
     docs: dict[str, DocInfo]
+    store: object = None        # the warehouse the documents' texts are read from, if any
 
 
 def _asks(q: Query, verdict: Verdict) -> bool:
@@ -84,7 +85,7 @@ def with_derived(q: Query, verdict: Verdict, store) -> Verdict:
         return verdict
     sources = _sources(store, figures)
     docs = _docs(store, {d.doc_id for d in figures if d.claim_id in sources})
-    return _settle(q, verdict, _Pool(figures, sources, docs))
+    return _settle(q, verdict, _Pool(figures, sources, docs, store))
 
 
 def with_derived_in(q: Query, verdict: Verdict, record: Record) -> Verdict:
@@ -98,7 +99,7 @@ def with_derived_in(q: Query, verdict: Verdict, record: Record) -> Verdict:
     sources = {d.claim_id: record.claims[d.claim_id] for d in figures
                if d.claim_id in record.claims}
     docs = {c.doc_id: record.docs[c.doc_id] for c in sources.values() if c.doc_id in record.docs}
-    return _settle(q, verdict, _Pool(figures, sources, docs))
+    return _settle(q, verdict, _Pool(figures, sources, docs, record.store))
 
 
 def judge_with_derived(checker, c: Claim) -> Verdict:
@@ -129,8 +130,8 @@ def _settle(q: Query, verdict: Verdict, pool: _Pool) -> Verdict:
         return verdict
     docs, sources = pool.docs, pool.sources
     ours = [d for d in figures if not d.mixed]
-    whole = _DerivedRecord(docs, sources, figures)
-    judged = _DerivedRecord(docs, sources, ours)
+    whole = _DerivedRecord(docs, sources, figures, pool.store)
+    judged = _DerivedRecord(docs, sources, ours, pool.store)
     dv = Checker(judged).check(q) if ours else None
     if dv is not None and dv.verdict == "supported":
         return _supported(q, dv, judged)
@@ -176,8 +177,10 @@ class _DerivedRecord(Record):
     to its derived figure."""
 
     def __init__(self, docs: dict[str, DocInfo], sources: dict[str, Claim],
-                 figures: list[DerivedFigure]) -> None:
-        super().__init__(docs=docs)
+                 figures: list[DerivedFigure], store=None) -> None:
+        # the warehouse, where there is one, gives the result files' texts: a headline's
+        # node count or division is read from the row's own column (Checker.setup_of)
+        super().__init__(docs=docs, store=store)
         self.figure: dict[str, DerivedFigure] = {}
         self.source: dict[str, Claim] = {}
         for d in figures:
