@@ -306,3 +306,23 @@ def test_a_value_restated_by_the_flag_that_set_it_is_configuration(flag):
     # the same value without the flag is the machine's specification
     assert values("* RAM: 96 GiB", "memory") == [96 * 2**30]
     assert values("* RAM: 96 GiB (DDR5)", "memory") == [96 * 2**30]
+
+
+@pytest.mark.parametrize("text, kept", [
+    (".. image:: chart.png\n   :width: 100%\n\nFastX keeps the GPU at 95% utilization.", ["95%"]),
+    (".. figure:: chart.png\n   :scale: 50%\n\nFastX keeps the GPU at 95% utilization.", ["95%"]),
+    ("FastX probes the model regularly (e.g., every 32, 64, or 128 tokens) and saves 29% of "
+     "tokens.", ["29%"]),
+    ("FastX probes the model regularly (for example every 32 or 64 tokens) and saves 29% of "
+     "tokens.", ["29%"]),
+    ("FastX generated 12,800 tokens per second (e.g., on one H100).", ["12,800 tokens per second"]),
+])
+def test_layout_options_and_example_values_are_no_figures(text, kept):
+    """A markup layout option (":width: 100%") and values listed as examples of a setting
+    ("(e.g., every 32, 64 or 128 tokens)") are no figures; a measured rate beside an
+    "e.g." bracket stays one."""
+    from pipeline.extract import extract_claims
+    from pipeline.model import Document
+
+    got = [c.surface for c in extract_claims(Document(id="t", path="t.rst", format="text", text=text))]
+    assert got == kept, got

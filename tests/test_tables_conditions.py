@@ -345,3 +345,12 @@ def test_a_ratio_row_or_column_divides_the_rows_beside_it(table):
     got = [(c.value, c.engine, c.measures, c.direction, c.baseline)
            for c in extract_claims(_doc("# Results on Llama 3.1 8B\n\n" + table)) if c.family == "ratio"]
     assert got == [(1.3, "SGLang", "throughput", "up", "vLLM"), (2.0, "SGLang", "latency", "down", "vLLM")]
+
+
+@pytest.mark.parametrize("header", ["Seqlen", "Seq len", "seq_len", "Sequence length"])
+def test_a_sequence_length_column_holds_settings_not_figures(header):
+    """However the header joins "seq" and "len", its cells ("16k") are the length each row
+    ran at, never figures in the unit of the table's measured column."""
+    text = _pipe(["GPU", header, "TB/s"], [["H200", "16k", "4.31"], ["B200", "64k", "7.10"]])
+    got = sorted((c.surface, c.family) for c in extract_claims(_doc(text)))
+    assert got == [("4.31", "bandwidth"), ("7.10", "bandwidth")], got

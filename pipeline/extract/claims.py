@@ -245,6 +245,11 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return None
         if notclaims.in_axis_ticks(self.text, c.num.start, c.num.end):
             return "a chart axis (a run of bare numbers)"
+        line_start = self.text.rfind("\n", 0, c.start) + 1
+        if notclaims.is_layout_option(self.text[line_start:c.start]):
+            return "a layout option of markup (':width: 100%')"
+        if c.family == "tokens" and notclaims.in_examples(self.text[max(s_start, c.start - 80):c.start]):
+            return "an example of a setting's values ('(e.g., every 32, 64, or 128 tokens)')"
         if notclaims.in_equation(self.text, c.num.start, c.num.end):
             return "arithmetic written out (an operand or the result of 'a*b=c')"
         if notclaims.is_worked_example(self.text[s_start:s_start + 80],

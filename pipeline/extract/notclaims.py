@@ -477,3 +477,26 @@ def written_as_measured(cells: list[str]) -> bool:
     """Are a column's rates written as measurements are (one to three decimal places or
     more), not as the loads of a sweep?"""
     return any(_MEASURED_DECIMALS_RE.search(t) for t in cells)
+
+
+# a reStructuredText directive's layout option or an HTML-ish size attribute written as a
+# line of its own: "   :width: 100%", ":scale: 50 %" (markup, not a measurement)
+_LAYOUT_OPTION_RE = re.compile(r"^\s*:(?:width|height|scale|align|figwidth|figclass|class|"
+                               r"name|alt|target|widths|header-rows|stub-columns):\s*$", re.I)
+
+
+def is_layout_option(line_before: str) -> bool:
+    """Is the figure the value of a markup layout option (``line_before`` is its line up to
+    the figure)?"""
+    return bool(_LAYOUT_OPTION_RE.match(line_before))
+
+
+# inside an open "(e.g., ..." or "(such as ..." bracket: examples of values a setting may
+# take ("probes the model every so often (e.g., every 32, 64, or 128 tokens)")
+_EXAMPLES_OPEN_RE = re.compile(r"\((?:e\.g\.|for\s+example|such\s+as|say)[,:]?\s[^()]*$", re.I)
+
+
+def in_examples(before: str) -> bool:
+    """Is a token count inside an open "(e.g., ..." bracket that ``before`` ends in? Those
+    are values a setting could take, not a figure measured."""
+    return bool(_EXAMPLES_OPEN_RE.search(before))
