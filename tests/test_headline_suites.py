@@ -1,5 +1,5 @@
-"""Headlines written blind to the checker about real figures (eight suites by eight
-helpers, tests/data/HEADLINES.md to HEADLINES8.md): false headlines answered `supported`
+"""Headlines written blind to the checker about real figures (nine suites by nine
+helpers, tests/data/HEADLINES.md to HEADLINES9.md): false headlines answered `supported`
 stay at or below the count measured when the rules last changed, and the share answered
 as the labeller accepts stays above its floor (benchmarks/headlines.py prints the tables).
 
@@ -16,17 +16,19 @@ REPO = Path(__file__).resolve().parents[1]
 
 # (suite, most false `supported`, least share right): measured this round; tighten as
 # rules improve
-BOUNDS = [("headlines.jsonl", 1, 0.80),      # 165/206
-          ("headlines2.jsonl", 2, 0.69),     # 106/153
-          # 93/125, 6: was 94, 5 until round 8, when the bandwidth figures of one post gained
+BOUNDS = [("headlines.jsonl", 1, 0.81),      # 167/206
+          ("headlines2.jsonl", 1, 0.69),     # 107/153
+          # 94/125, 5: 93, 6 in round 8, when the bandwidth figures of one post gained
           # their hardware (MI300X, from "AMD GPUs") and one headline setting a figure against
-          # another's peak met them (errors otherwise never looked at)
-          ("headlines3.jsonl", 6, 0.74),
-          ("headlines4.jsonl", 5, 0.48),     # 61/125 (blind 52/125, 16 false supported)
+          # another's peak met them; round 9 looked at one more id (k028, a TGI figure stored
+          # as vLLM's)
+          ("headlines3.jsonl", 5, 0.75),
+          ("headlines4.jsonl", 4, 0.48),     # 61/125 (blind 52/125, 16 false supported)
           ("headlines5.jsonl", 1, 0.55),     # 55/100 (blind 41/100, 7 false supported)
-          ("headlines6.jsonl", 1, 0.43),     # 43/100 (blind 38/100, 9 false supported)
-          ("headlines7.jsonl", 0, 0.57),     # 46/80 (blind 34/80, 5 false supported)
-          ("headlines8.jsonl", 3, 0.51)]     # 41/80 (blind 34/80, 7 false supported)
+          ("headlines6.jsonl", 1, 0.44),     # 44/100 (blind 38/100, 9 false supported)
+          ("headlines7.jsonl", 0, 0.58),     # 47/80 (blind 34/80, 5 false supported)
+          ("headlines8.jsonl", 0, 0.55),     # 44/80 (blind 34/80, 7 false supported)
+          ("headlines9.jsonl", 1, 0.53)]     # 43/80 (blind 39/80, 3 false supported)
 
 
 @pytest.fixture(scope="module")
