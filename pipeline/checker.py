@@ -51,7 +51,7 @@ from pipeline.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, c
                                    conditions, describe,
                                    figure_text, fmt_number, money_label,
                                    value_words, hw_key,
-                                   params_text, price_basis, scope_words)
+                                   params_text, scope_words)
 
 VERDICTS = ("supported", "contradicted", "unproven", "ambiguous")
 SCOPED_FAMILIES = frozenset({"token_throughput", "request_throughput"})
@@ -1148,10 +1148,12 @@ class Checker:
         if not c.meets:
             return None
         if "label" in c.differs or ("label" in c.open and not c.differs):
-            basis = price_basis("".join(self.record.quote(c.claim)))
+            # the price basis the extractor stored with the figure (one reading of it:
+            # extract/conditions.price_basis)
+            basis = c.claim.price_basis
             what = f"a {c.label}" if c.label else "not labelled"
             if basis and c.label == "price":
-                what += " " + basis[0].lower() + basis[1:]
+                what += " at " + basis
             return ("label_mismatch", f"is {what}, not {q.label}: a label mismatch")
         if not c.differs and c.open and c.scope in ("same", "free", "open") \
                 and "model" not in c.open:

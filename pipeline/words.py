@@ -39,9 +39,6 @@ _LABELS = (
 _TRAINING = re.compile(r"\b(?:train(?:s|ed|ing)?|pre-?train\w*|fine-?tun\w*|RL\s+run)\b", re.I)
 _SERVING = re.compile(r"\b(?:serv(?:e|es|ed|ing)|inference|per\s+(?:million\s+)?tokens?|API)\b", re.I)
 _NEGATED_LABEL = re.compile(r"\b(?:neither|nor|not|no)\b[^.;]{0,40}$", re.I)
-_PRICE_BASIS = re.compile(
-    r"\bat\s+(?:[\w'’.-]+\s+){0,3}?(?:off-peak|on-peak|peak|list|on-demand|spot|reserved|"
-    r"discounted|retail|wholesale)\s+(?:prices?|pricing|rates?)\b", re.I)
 
 
 def money_label(sentence: str | None, at: int | None = None) -> str | None:
@@ -65,14 +62,6 @@ def money_label(sentence: str | None, at: int | None = None) -> str | None:
     if best[1] == "cost" and _TRAINING.search(sentence) and not _SERVING.search(sentence):
         return "training cost"
     return best[1]
-
-
-def price_basis(sentence: str | None) -> str | None:
-    """'at DeepSeek's off-peak prices' when the sentence names the price basis."""
-    if not sentence:
-        return None
-    m = _PRICE_BASIS.search(sentence)
-    return m.group(0) if m else None
 
 
 def fmt_number(v: float | None, unit: str | None = None) -> str:
