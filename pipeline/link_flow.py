@@ -98,8 +98,8 @@ def _link_incremental(store: Store, pending: Pending) -> LinkReport | None:
     # attributions that resolve differently now that documents came and went
     before = {d: m for d, m in metas.items() if d not in added}
     for r in pending.removed:
-        before.setdefault(r["id"], DocMeta(id=r["id"], path=r["path"] or "", publisher=r["publisher"],
-                                           title=r["title"], author=r["author"], url=r["url"]))
+        before.setdefault(r["id"], DocMeta.of(r, path=r["path"] or "", role="unknown",
+                                              role_source=None, published=None, text=None))
     old_idx, new_idx = _sources(before), _sources(metas)
     moved: set[str] = set()
     for by, subj in store.attributions():

@@ -81,10 +81,8 @@ def _doc_metas(store: Store):
     stored: dict[str, tuple[str, str | None]] = {}
     for r in store.document_rows():
         fixed = r["role_source"] in ROLE_SOURCES_FIXED
-        metas[r["id"]] = DocMeta(
-            id=r["id"], path=r["path"], role=r["role"] if fixed else "unknown",
-            role_source=r["role_source"] if fixed else None, published=r["published"],
-            publisher=r["publisher"], title=r["title"], author=r["author"], url=r["url"])
+        metas[r["id"]] = DocMeta.of(r, role=r["role"] if fixed else "unknown",
+                                    role_source=r["role_source"] if fixed else None, text=None)
         stored[r["id"]] = (r["role"], r["role_source"])
         if r["role_source"] == "inferred":
             known[r["id"]] = (r["role"], "inferred")

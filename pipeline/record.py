@@ -180,18 +180,14 @@ class Record:
             if text is None:
                 _, rows = store.query("SELECT text FROM documents WHERE id = ?", [d.id])
                 text = rows[0][0] if rows else ""
-            meta = DocMeta(id=d.id, path=d.path, published=d.published, publisher=d.publisher,
-                           title=d.title, author=d.author, url=d.url)
+            meta = DocMeta.of(d, role="unknown", role_source=None, text=None)
             d.role, d.role_source = infer_from_text(text, claims, meta), "inferred"
 
     def _link_in_memory(self) -> None:
         from pipeline.link import DocMeta, link
 
         claims = list(self.claims.values())
-        metas = {d.id: DocMeta(id=d.id, path=d.path, role=d.role, role_source=d.role_source,
-                               published=d.published, publisher=d.publisher, title=d.title,
-                               text=d.text, author=d.author, url=d.url)
-                 for d in self.docs.values()}
+        metas = {d.id: DocMeta.of(d) for d in self.docs.values()}
         result = link(claims, metas)
         self.links = result.links
         self.clusters = dict(result.clusters)

@@ -183,9 +183,7 @@ def text_role(doc: Document, claims: list[Claim]) -> str | None:
     from pipeline.link import DocMeta
     from pipeline.link.roles import resolve_role
 
-    meta = DocMeta(id=doc.id, path=doc.path, role="unknown", role_source=None,
-                   published=doc.published, publisher=doc.publisher, title=doc.title,
-                   author=doc.author, url=doc.url, text=doc.text)
+    meta = DocMeta.of(doc, role="unknown", role_source=None)
     role, source = resolve_role(meta, claims)
     return role if source == "inferred" else None
 

@@ -1,7 +1,9 @@
 """Plain inputs and outputs of the link stage, picklable for a worker process."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from pipeline.model import Document, Link
 
@@ -22,10 +24,20 @@ class DocMeta:
     url: str | None = None
 
     @classmethod
+    def of(cls, src: Any, **overrides: Any) -> "DocMeta":
+        """The metadata of ``src`` (a ``Document``, a ``DocInfo``, a ``document_rows`` dict:
+        whatever holds these fields by name), with ``overrides`` on top: the one place a
+        document's metadata becomes the link stage's record."""
+        if isinstance(src, Mapping):
+            values = {f.name: src.get(f.name) for f in fields(cls)}
+        else:
+            values = {f.name: getattr(src, f.name, None) for f in fields(cls)}
+        values.update(overrides)
+        return cls(**values)
+
+    @classmethod
     def from_document(cls, d: Document, with_text: bool = True) -> "DocMeta":
-        return cls(id=d.id, path=d.path, role=d.role, role_source=d.role_source,
-                   published=d.published, publisher=d.publisher, title=d.title,
-                   text=d.text if with_text else None, author=d.author, url=d.url)
+        return cls.of(d, text=d.text if with_text else None)
 
 
 @dataclass
