@@ -162,7 +162,7 @@ class Record:
         if not todo:
             return
         from pipeline.link import DocMeta
-        from pipeline.link.roles import infer_from_text
+        from pipeline.link.roles import resolve_role
 
         by_doc: dict[str, list[Claim]] = defaultdict(list)
         if all_claims:
@@ -180,8 +180,9 @@ class Record:
             if text is None:
                 _, rows = store.query("SELECT text FROM documents WHERE id = ?", [d.id])
                 text = rows[0][0] if rows else ""
-            meta = DocMeta.of(d, role="unknown", role_source=None, text=None)
-            d.role, d.role_source = infer_from_text(text, claims, meta), "inferred"
+            # the one resolver of a role (link.roles.resolve_role); these documents have none
+            d.role, d.role_source = resolve_role(
+                DocMeta.of(d, role="unknown", role_source=None, text=text), claims)
 
     def _link_in_memory(self) -> None:
         from pipeline.link import DocMeta, link
