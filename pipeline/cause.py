@@ -217,6 +217,13 @@ def states_phase(phase: str, text: str) -> bool:
     names? A ratio that says not which phase it is of ("The speedup reaches 25.5%") is of
     the phase its paragraph or section last named ("TBO's impact in the decode phase ..."),
     as a figure takes the model its section last named."""
+    return last_phase(text) == phase
+
+
+def last_phase(text: str) -> str | None:
+    """The phase of inference ("prefill" or "decode") ``text`` names last, or None: what
+    ``states_phase`` tests, worked out once per figure by the checker
+    (``Checker.lead_phase``)."""
     from pipeline.vocab.loader import load
     from pipeline.vocab.scan import fold
 
@@ -224,7 +231,7 @@ def states_phase(phase: str, text: str) -> bool:
     for _, _, name in load().phases.finditer(text, 0, len(text), fold(text)):
         if name in ("prefill", "decode"):
             last = name
-    return last == phase
+    return last
 
 
 def tasks_in(text: str) -> list[tuple[int, str]]:

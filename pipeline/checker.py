@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
-                            backend_of, link_of, ROW_CONDITIONS, row_conditions, setup_of, standing, states_phase, table_cell,
+                            backend_of, link_of, ROW_CONDITIONS, row_conditions, setup_of, standing, last_phase, table_cell,
                             task_of, tasks_in,
                             with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
@@ -531,7 +531,7 @@ def judge_stored(checker: "Checker", c: Claim) -> Verdict:
 
 # --- comparing one primary figure with the claim ------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class _Cmp:
     claim: Claim
     size: float | None
@@ -670,12 +670,24 @@ class _Facts:
     scope: str | None
     full: tuple            # consistency.bounds of _full / _witness
     witness: tuple
+    scenario: str | None   # benchmark_scenario of its workload
+    settings: tuple        # its workload settings, in _SETTINGS' order
+    stated: tuple          # (name, index in settings, value) of the settings it states
 
     @classmethod
     def of(cls, c: Claim) -> "_Facts":
+        settings = tuple(getattr(c, attr) for _, attr in _SETTINGS)
+        stated = tuple((name, i, v) for i, ((name, _), v) in enumerate(zip(_SETTINGS, settings))
+                       if v is not None)
         return cls(model_key(c.model), hw_key(c), engine_key(c.engine), norm(c.technique),
                    norm(c.statistic), norm(c.parallelism), norm(c.dtype), norm(c.phase),
-                   token_kind_key(c), scope_key(c.scope), bounds(_full(c)), bounds(_witness(c)))
+                   token_kind_key(c), scope_key(c.scope), bounds(_full(c)), bounds(_witness(c)),
+                   benchmark_scenario(c.workload), settings, stated)
+
+
+# workload settings that change the number, compared where the claim states them
+_SETTINGS = (("input length", "isl"), ("output length", "osl"), ("batch size", "batch_size"),
+             ("offered load", "offered_load"))
 
 
 class Checker:
@@ -695,6 +707,7 @@ class Checker:
         self._hw_counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
         self._said: dict[int, tuple[Claim, tuple[str | None, str | None]]] = {}
         self._setups: dict[int, tuple[Claim, tuple[str | None, dict[str, object], str | None]]] = {}
+        self._phases: dict[int, tuple[Claim, str | None]] = {}
         # every primary figure by document, built on first use from the figures as they
         # stand now (a subclass narrows ``primaries`` for a while:
         # report.verdicts.IndexedChecker._cross_family)
@@ -774,6 +787,14 @@ class Checker:
             backend = backend_of(p.sentence or "", p.start - (p.sentence_start or 0)) \
                 or backend_of(lead, at) or backend_of(self.record.doc(p).title or "", 0)
             got = self._setups[id(p)] = (p, (setup_of(lead, at), rows, backend))
+        return got[1]
+
+    def lead_phase(self, p: Claim) -> str | None:
+        """The phase of inference primary figure ``p``'s lead-in names last
+        (``cause.last_phase``: what ``cause.states_phase`` tests), once per figure."""
+        got = self._phases.get(id(p))
+        if got is None or got[0] is not p:
+            got = self._phases[id(p)] = (p, last_phase(self.record.lead_in(p)))
         return got[1]
 
     def _acronyms_of(self, d) -> dict[str, str]:
@@ -908,12 +929,10 @@ class Checker:
         cond("concurrency", f.concurrency, p.concurrency, same_setting)
         cond("statistic", fk.statistic, pk_.statistic)
         # workload settings that change the number, where the claim states them
-        for name, a, b in (("input length", f.isl, p.isl), ("output length", f.osl, p.osl),
-                           ("batch size", f.batch_size, p.batch_size),
-                           ("offered load", f.offered_load, p.offered_load)):
-            cond(name, a, b, same_setting)
+        for name, i, a in fk.stated:
+            cond(name, a, pk_.settings[i], same_setting)
         cond("parallelism", fk.parallelism, pk_.parallelism)
-        cond("scenario", benchmark_scenario(f.workload), benchmark_scenario(p.workload))
+        cond("scenario", fk.scenario, pk_.scenario)
         cond("precision", fk.dtype, pk_.dtype)
         for name, a, b in (("phase", fk.phase, pk_.phase),
                            ("token kind", fk.token_kind, pk_.token_kind)):
@@ -921,7 +940,7 @@ class Checker:
                 differs.append(name)
         if phase_must_be_stated(f) and not pk_.phase and not (
                 f.family in COMPARED_FAMILIES and fk.phase in ("prefill", "decode")
-                and states_phase(fk.phase, self.record.lead_in(p))):
+                and self.lead_phase(p) == fk.phase):
             # a ratio that names no phase is of the phase its lead-in last names
             opened.append("phase")
         if f.family in HARDWARE_FAMILIES and f.hw_count and f.hw_count > 1 and not p.hw_count:
@@ -984,7 +1003,7 @@ class Checker:
         if q.peak:
             # "up to N" is met by a figure that reaches N at the claim's precision; a lower
             # figure does not meet it and, as the best on the quantity, refutes it
-            meets = _reaches(f, p)
+            meets = _reaches(f, p, fk.full[0])
             refutes = not meets
         else:
             meets = consistent_bounds(fk.full, f.value, pk_.witness, p.value) and range_shown(f, p)
@@ -1426,11 +1445,12 @@ def _distinctive(f: Claim) -> bool:
     return len(digits.rstrip("0")) >= 3 or abs(f.value) >= 10000
 
 
-def _reaches(f: Claim, p: Claim) -> bool:
+def _reaches(f: Claim, p: Claim, fp: float | None = None) -> bool:
     """Does ``p`` show that ``f``'s number was reached, at ``f``'s stated precision? (A
-    coarse "2x" does not show that 2.3x was reached.)"""
-    top = max(x for x in (p.value, p.high) if x is not None)
-    return top >= f.value - _full(f).p * (1 + 1e-9)
+    coarse "2x" does not show that 2.3x was reached.) ``fp``: ``_full(f).p`` where the
+    caller holds it."""
+    top = p.value if p.high is None else max(p.value, p.high)
+    return top >= f.value - (_full(f).p if fp is None else fp) * (1 + 1e-9)
 
 
 def is_range(c: Claim) -> bool:
