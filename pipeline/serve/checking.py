@@ -78,6 +78,10 @@ class LoadedChecks:
                     return check_loaded(q, store)     # not kept: as `claims check` does
                 self._grow(want | self.families, store)
             assert self.checker is not None
+            # the texts a figure's lead-in is cut from are read through this request's
+            # connection: the one the figures were loaded with is closed by now, and a
+            # record that cannot read them would judge by the sentence alone
+            self.checker.record.store = store
             return self.checker.check(q)
 
     def holds(self, q: Query) -> bool:
@@ -110,7 +114,7 @@ class LoadedChecks:
                 # what compare reads of each primary figure, worked out now rather than by
                 # the first check of each family
                 for p in self.checker.primaries:
-                    self.checker.facts(p)
+                    self.checker.prepare(p)
             # kept for the server's life: out of the collector's full walks, which
             # otherwise cost a request that sets one off ~0.1-0.2 s (pipeline/gcpause.py)
             freeze()
