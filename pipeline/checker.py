@@ -34,9 +34,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
-                            backend_of, link_of, ROW_CONDITIONS, row_conditions, setup_of, standing, last_phase, table_cell,
-                            task_of, tasks_in,
-                            with_acronyms)
+                            backend_of, last_phase, link_of, ROW_CONDITIONS, row_conditions,
+                            setup_of, standing, table_cell, task_of, tasks_in, with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after
 from pipeline.extract.numbers import NUMBER_RE, parse_match
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
@@ -135,8 +134,9 @@ class Query:
 
     def reads_text(self) -> bool:
         """Does a condition of this claim have to be looked for in its evidence's text (a
-        workload size, application, link, reference, configuration, node count)? Such
-        claims are judged in Python, where that text is read (check_sql._query_ok)."""
+        workload size, application, link, reference, configuration, engine backend, node
+        count or division, model family)? Such claims are judged in Python, where that
+        text is read (check_sql._query_ok)."""
         return bool(self.stated or self.task or self.link or self.standing or self.setup
                     or self.rows or self.family or self.backend)
 
