@@ -12,6 +12,7 @@ import datetime as dt
 import fcntl
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -63,6 +64,14 @@ def claims_command() -> list[str]:
     """The installed console script next to this interpreter, else `python -m pipeline.cli`."""
     script = Path(sys.executable).with_name("claims")
     return [str(script)] if script.is_file() else [sys.executable, "-m", "pipeline.cli"]
+
+
+def as_from_a_terminal() -> None:
+    """``preexec_fn`` for a child that a test interrupts as a user's Ctrl-C would: SIGINT at
+    its default, as a shell gives a foreground command. A child inherits an ignored SIGINT
+    (the test process's own state, set by whatever ran in it before), and Python keeps it
+    ignored, so Ctrl-C would never reach the command under test."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.fixture(scope="session")

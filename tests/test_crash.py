@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from conftest import claims_command
+from conftest import as_from_a_terminal, claims_command
 
 # Run `claims ingest` with small write batches; pause before the commit named by STOP_AT
 # ("batch:N": the N-th batch of files; "link": the link result) and say so on stdout.
@@ -222,7 +222,8 @@ def test_ctrl_c_mid_batch_stops_cleanly(tmp_path, reference):
     env = {**os.environ, "STOP_AT": "batch:2"}
     env.pop("CLAIMS_DB", None)
     proc = subprocess.Popen([sys.executable, "-c", PAUSING_INGEST, *args], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=as_from_a_terminal)
     for line in proc.stdout:
         if line.strip() == "paused":
             break

@@ -17,7 +17,7 @@ import time
 import duckdb
 import pytest
 
-from conftest import claims_command
+from conftest import as_from_a_terminal, claims_command
 from pipeline.store import Store, StoreError
 
 UNION = "SELECT src_doc FROM conflicts UNION ALL SELECT dst_doc FROM conflicts"
@@ -233,7 +233,7 @@ def _threads(pid: int) -> int:
 def test_ctrl_c_stops_a_running_query(small_db, tmp_path):
     proc = subprocess.Popen([*claims_command(), "sql", HEAVY, "--db", str(small_db)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=as_from_a_terminal)
     try:
         # the query runs once DuckDB's worker threads are up (a signal sent while the
         # interpreter still imports would test Python's start-up, not the query); on a loaded
