@@ -36,8 +36,7 @@ from functools import lru_cache
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
                             backend_of, last_phase, link_of, ROW_CONDITIONS, row_conditions,
                             setup_of, standing, table_cell, task_of, tasks_in, with_acronyms)
-from pipeline.extract.change import Change, find_changes, same_value, written_after
-from pipeline.extract.numbers import NUMBER_RE, parse_match
+from pipeline.extract.change import Change, find_changes, same_value, written_after, written_number
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
 from pipeline.link.measure import param_kind
@@ -293,11 +292,10 @@ def read_claim(text: str) -> Query:
 
 
 def _written_value(c: Claim) -> float:
-    """The first number of a figure as its text writes it ("1,112" of "1,112 ms", stored
-    as 1.112 s), which is how a change's before and after are read."""
-    m = NUMBER_RE.search(c.surface)
-    n = parse_match(m) if m else None
-    return n.value if n is not None else c.value
+    """A figure's number as its text writes it ("1,112" of "1,112 ms", stored as 1.112 s),
+    as a change's before and after are read (``change.written_number``)."""
+    n = written_number(c.surface)
+    return n if n is not None else c.value
 
 
 WORKLOAD_SIZE_FAMILIES = ("memory", "tokens")
@@ -635,10 +633,10 @@ def family_named(text: str) -> str | None:
     from pipeline.extract.masks import find_names
     from pipeline.vocab.loader import load
 
-    if _family_re().search(text) is None:
-        return None
-    taken = [(n.start, n.end) for n in find_names(text, load()) if n.kind != "model"]
+    taken = None
     for m in _family_re().finditer(text):
+        if taken is None:       # the names are looked up only where a stem stands
+            taken = [(n.start, n.end) for n in find_names(text, load()) if n.kind != "model"]
         if not any(s <= m.start() < e for s, e in taken):
             return _family_of_stem(m.group(0))
     return None

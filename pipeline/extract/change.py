@@ -50,7 +50,9 @@ class Change:
     end: int
 
 
-def _value(text: str) -> float | None:
+def written_number(text: str) -> float | None:
+    """The first number of ``text`` as written ("1,112" of "1,112 ms"), read with the
+    extractor's number grammar: how a change's before and after are read."""
     m = NUMBER_RE.search(text)
     n = parse_match(m) if m else None
     return n.value if n else None
@@ -62,7 +64,7 @@ def find_changes(text: str, start: int = 0, end: int | None = None) -> list[Chan
     out: list[Change] = []
     for rx, before_group in ((_FROM_TO, 1), (_TO_FROM, 2), (_UP_FROM, 2)):
         for m in rx.finditer(text, start, end):
-            a, b = _value(m.group(before_group)), _value(m.group(3 - before_group))
+            a, b = written_number(m.group(before_group)), written_number(m.group(3 - before_group))
             if a is not None and b is not None and a != b and not any(
                     c.before == a and c.after == b and c.start < m.end() and m.start() < c.end
                     for c in out):

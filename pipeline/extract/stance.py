@@ -15,10 +15,6 @@ _SPACES_RE = re.compile(r"\s+")
 _CREDITED_TO_RE = re.compile(r"\s*(?:credited|attributed)\s+to\s+(?P<who>(?:[A-Z][\w.\-]*(?:'s)?\s*){1,4})")
 _CLAUSE_BREAK_RE = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b")
 _ELABORATED_RE = re.compile(r";|\bbut\b|\bwhile\b|\bwhereas\b")
-# the cues of an estimate that carry across a colon ("if" does not: "If you batch, it
-# rises: we measured 900")
-_ESTIMATE_RE = re.compile(r"\b(?:estimat(?:e|es|ed|ing)|project(?:s|ed|ing)?|predict(?:s|ed|ing)?|"
-                          r"expected\s+to|would|should|hypothetical(?:ly)?)\b", re.I)
 
 
 _COMPARATORS = [
@@ -42,8 +38,13 @@ _NEG_RE = re.compile(
     r"\b(?:no|not|never|neither|nor|none|without|cannot|can't|isn't|wasn't|aren't|doesn't|didn't|don't|lacks?|fails?\s+to|nothing)\b",
     re.I,
 )
+# the cues of an estimate: they carry across a colon, the other hypothetical cues do not
+# ("If you batch, it rises: we measured 900")
+_ESTIMATE = (r"estimat(?:e|es|ed|ing)|project(?:s|ed|ing)?|predict(?:s|ed|ing)?|expected\s+to|"
+             r"would|should|hypothetical(?:ly)?")
+_ESTIMATE_RE = re.compile(r"\b(?:" + _ESTIMATE + r")\b", re.I)
 _HYPO_RE = re.compile(
-    r"\b(?:if|would|could|might|may|assum(?:e|es|ing|ption)|suppos(?:e|ing)|hypothetical(?:ly)?|imagine|expected\s+to|project(?:s|ed|ing)?|estimat(?:e|es|ed|ing)|predict(?:s|ed|ing)?|should)\b",
+    r"\b(?:if|could|might|may|assum(?:e|es|ing|ption)|suppos(?:e|ing)|imagine|" + _ESTIMATE + r")\b",
     re.I,
 )
 _QUESTION_RE = re.compile(r"\b(?:whether|is\s+it|can\s+it|does\s+it)\b", re.I)
