@@ -1094,9 +1094,12 @@ class Checker:
     def _check(self, q: Query) -> Verdict:
         f = q.figure
         assert f is not None
-        if f.family in SCOPED_FAMILIES and scope_key(f.scope) is None:
+        if f.family in SCOPED_FAMILIES and scope_key(f.scope) is None and q.settled_scope != "unspecified":
             return self._unscoped(q)
-        cmps = [self.compare(q, p) for p in self._candidates(f)]
+        cands = self._candidates(f)
+        if q.settled_scope == "unspecified":
+            cands = [p for p in cands if scope_key(p.scope) is None]
+        cmps = [self.compare(q, p) for p in cands]
         ev: list[tuple[str, _Cmp, str]] = []
         supports = [c for c in cmps if c.exact and c.meets]
         for c in supports:
@@ -1255,13 +1258,27 @@ class Checker:
                             for c in settling if c.claim.scope == s][:4])
                     + ", so no single figure settles it.")
             return Verdict("ambiguous", text, self._evidence(ev), q)
+        if (f.model or f.hardware) and f.comparator in ("=", "~") and not whole:
+            # "LMDeploy generated 1,852 tokens per second on Llama 2 7B on one A100": the
+            # source's own figure names no denominator either. Read against the figures that
+            # leave it open as well (and only those: an open denominator never meets a stated
+            # one), the claim is the source's, settled or refuted on its other conditions.
+            q2 = replace(q, figure=replace(f, scope="unspecified"), settled_scope="unspecified")
+            v = self._check(q2)
+            if v.verdict in ("supported", "contradicted"):
+                v.explanation = ("The claim names no denominator, and neither does the primary "
+                                 "figure it restates. " + v.explanation)
+                v.query = q
+                return v
         if f.hw_count and f.family in ("token_throughput", "request_throughput"):
             # "a 32-GPU MI355X cluster reached 650,000 tokens per second": a rate credited to
             # a counted set of accelerators is the whole set's. Read so, it can only be
-            # refuted here (a same-valued figure above would have settled it otherwise)
+            # refuted or left unproven here (a same-valued figure above would have settled
+            # it otherwise); one accelerator is no set ("on one A100": per GPU or per user)
             q2 = replace(q, figure=replace(f, scope="per_system"), settled_scope="per_system")
             v = self._check(q2)
-            if v.verdict == "contradicted":
+            if v.verdict == "contradicted" or (v.verdict == "unproven" and f.hw_count >= 2
+                                               and not f.inherited and not self._cross_family(f)):
                 v.explanation = (f"The claim names no denominator; a rate credited to "
                                  f"{f.hardware} reads as the whole system's. " + v.explanation)
                 v.query = q
@@ -1496,9 +1513,14 @@ def phase_must_be_stated(f: Claim) -> bool:
 
 
 def benchmark_scenario(workload: str | None) -> str | None:
-    """The benchmark scenario a workload names ("MLPerf Server"), a condition of its result;
-    other workloads (a dataset's name) are not compared."""
-    return workload if workload and workload.startswith("MLPerf ") else None
+    """The benchmark scenario a workload names ("MLPerf Server", or the serving mode outside
+    MLPerf: an offline batch against online serving), a condition of its result; other
+    workloads (a dataset's name) are not compared."""
+    return workload if workload and (workload.startswith("MLPerf ") or workload in SERVING_MODES) else None
+
+
+# vocab/conditions.toml [workloads]: how a run was served, outside MLPerf's scenarios
+SERVING_MODES = frozenset({"offline inference", "online serving"})
 
 
 def states_settings(f: Claim) -> bool:

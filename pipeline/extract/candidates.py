@@ -18,6 +18,7 @@ from pipeline.extract.patterns import (
     SPACED_MAGNITUDE_RE, SPREAD_BEFORE_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     TRAILING_TIME_UNIT_RE,
     UNIT_BEFORE_RE,
+    FACTOR_OF_BEFORE_RE,
 )
 from pipeline.extract.tables import caption_unit, cell_column, clean, header_magnitude
 from pipeline.extract.units import (
@@ -241,6 +242,9 @@ class CandidateFinder:
             if rate is not None:
                 c.family, c.unit, c.unit_text = rate.entry.family, rate.entry.unit, before_unit.group(1)
                 return c
+        if FACTOR_OF_BEFORE_RE.search(text, max(s_start, n.start - 40), n.start):
+            c.family, c.unit, c.unit_text = "ratio", "x", ""
+            return c
         # "700B", "2.8T": a magnitude letter with no unit reads as a size when the
         # sentence speaks of models or tokens.
         if n.scale >= 1e9 or (n.scale >= 1e6 and n.has_suffix_letter):

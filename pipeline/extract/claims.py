@@ -21,7 +21,7 @@ from pipeline.extract.lists import map_respectively, share_list_comparison
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, RIVAL_BEFORE_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
@@ -281,7 +281,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if c.family in ("ratio", "percent") and notclaims.is_arithmetic_result(lead):
             return "the result of arithmetic written out before it"
         if c.family == "tokens":
-            which = notclaims.length_setting(own)
+            which = notclaims.length_setting(own, others) or notclaims.counted_length_setting(c.unit_text, own, others)
             if which is not None:
                 self.lengths.setdefault((s_start, which), c.value)
                 return f"a length setting ({which.upper()}) of the sentence's other figures"
@@ -446,6 +446,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             m = CONTRAST_AFTER_RE.search(self.text, c.end, s_end)
             if m is not None:
                 hits = [h for h in hits if h[0] < m.start()]
+            hits = [h for h in hits if not RIVAL_BEFORE_RE.search(self.text, max(s_start, h[0] - 80), h[0])]
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None
 

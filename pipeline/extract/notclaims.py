@@ -86,10 +86,14 @@ _WINDOW_LEAD_RE = re.compile(
     r"|\b(?:past|last|every|each|per)|\bonce\s+every)\s*$")
 
 
+# "a new token every 0.21 seconds": one token per period is the time between tokens
+_ONE_TOKEN_EVERY_RE = re.compile(r"(?i)\b(?:a|one|each)\s+(?:new\s+|next\s+|output\s+|single\s+)?token\s+(?:once\s+)?every\s*$")
+
+
 def is_time_window(lead: str) -> bool:
     """Do the words right before a duration make it the window something was counted or
-    repeated over?"""
-    return bool(_WINDOW_LEAD_RE.search(lead))
+    repeated over? Not when one token comes per period: that period is a time taken."""
+    return bool(_WINDOW_LEAD_RE.search(lead)) and not _ONE_TOKEN_EVERY_RE.search(lead)
 
 
 def math_spans(text: str) -> list[tuple[int, int]]:
@@ -142,11 +146,33 @@ def is_rate_label(lead: str) -> bool:
     return bool(_RATE_LABEL_RE.search(lead))
 
 
-def length_setting(lead: str) -> str | None:
+_UNIT_KIND_RE = re.compile(r"(?i)-?\s?(?P<kind>input|prompt|prefill|output|generated|completion|reasoning|thinking)\s")
+
+
+def counted_length_setting(unit_text: str, lead: str, others: bool) -> str | None:
+    """``isl`` or ``osl`` when a count written "2,000 input tokens" sets the length of the
+    workload its sentence's other figures were measured at ("With 2,000 input tokens, TTFT
+    was 0.3 s"); None when it stands alone ("The trace averages 8,596 input tokens") or a
+    statistic or total is what the sentence reports."""
+    m = _UNIT_KIND_RE.match(unit_text)
+    if m is None or not others or _STAT_WORD_RE.search(lead) or TOTALLED_RE.search(lead):
+        return None
+    return "isl" if m.group("kind").lower() in ("input", "prompt", "prefill") else "osl"
+
+
+# "supports outputs of 80K tokens", "can generate outputs of up to 100K tokens": what a
+# model can do is a claim about it, not the length a run was set to
+_CAPABILITY_RE = re.compile(r"(?i)\b(?:supports?|supporting|handles?|accepts?|allows?|can\s+(?:generate|produce|write|output|handle|process)|generates?|produces?|writes?)\b")
+
+
+def length_setting(lead: str, others: bool = True) -> str | None:
     """``isl`` or ``osl`` when the words before a token count make it a length setting of the
-    workload; None when they report a statistic of it or are no length words at all."""
+    workload; None when they report a statistic of it, say what a model can do (with no
+    other figure in the sentence) or are no length words at all."""
     m = LENGTH_LEAD_RE.search(lead)
     if m is None or _STAT_WORD_RE.search(lead) or TOTALLED_RE.search(lead):
+        return None
+    if not others and _CAPABILITY_RE.search(lead):
         return None
     if m.group("kind").lower() == "context":
         return None        # a context length is a claim about the model

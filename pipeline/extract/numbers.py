@@ -25,7 +25,7 @@ _SMALL = {
 # "fourfold", "twice", "double": ratio words that carry their own number.
 RATIO_WORDS = {
     "twice": 2, "double": 2, "doubles": 2, "doubled": 2, "doubling": 2, "triple": 3,
-    "triples": 3, "tripled": 3, "tripling": 3, "quadruple": 4, "quadrupled": 4,
+    "triples": 3, "tripled": 3, "tripling": 3, "quadruple": 4, "quadruples": 4, "quadrupled": 4, "quadrupling": 4,
     "halve": 0.5, "halves": 0.5, "halved": 0.5, "halving": 0.5,
     **{f"{w}fold": v for w, v in _SMALL.items() if isinstance(v, int) and 1 < v <= 100 and " " not in w},
     **{f"{w}-fold": v for w, v in _SMALL.items() if isinstance(v, int) and 1 < v <= 100 and " " not in w},

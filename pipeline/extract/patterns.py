@@ -81,18 +81,28 @@ CONDITION_BEFORE_RE = re.compile(
     r"steps?|epochs?|iterations?|version|users?|requests?|clients?|threads?|workers?)\b[^.;:]{0,25}$"
 )
 # "an RPS > 10", "QPS of 16": a rate acronym written before its number.
+# "by a factor of 2.54": a multiple written before its number
+FACTOR_OF_BEFORE_RE = re.compile(r"\bfactor\s+of\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+|up\s+to\s+|~\s*)?$", re.I)
 UNIT_BEFORE_RE = re.compile(word_led(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=|:|at|around|about|~)?\s*$"))
 # A CamelCase or mixed-case product or company name ("InferenceX", "SambaNova", "vLLM").
 CAMEL_RE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z]{2,}[A-Za-z]*)\b")
 AT_POINT_RE = re.compile(r"\s+at\s+(?:an?\s+)?(?:P\d+\s+of\s+|interactivity\s+of\s+)?", re.I)
 BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|versus|relative\s+to|against|baseline)\s+(?:the\s+|an?\s+|its\s+)?(?:\w+\s+){0,1}$")
+# "X outperformed both vLLM and SGLang, achieving 4176 tokens/s": the names a figure's
+# subject is set against (after "outperformed", "than", "vs", in a short list) are its
+# rivals, not its engine (read back from each name)
+RIVAL_BEFORE_RE = re.compile(
+    r"(?i)\b(?:outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|outpac(?:es|ed|ing)|than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to)"
+    r"\s+(?!by\b)(?:both\s+|all\s+|the\s+|its\s+)?"
+    r"(?:(?:[\w.+-]+(?:\s+[\w.+-]+)?,\s*){0,2}[\w.+-]+(?:\s+[\w.+-]+)?,?\s+(?:and|or)\s+)?$")
 NEXT_WORD_RE = re.compile(r"[ \t*_\"'”’]*([A-Za-z]+)")
 RATIO_HINT_RE = re.compile(r"twice|doubl|tripl|quadrupl|halv|fold\b")
 MODELISH_RE = re.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")
-TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|output|generated|decode|input|prompt|prefill|total)\b")
+TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|outputs?|generated|decode|inputs?|prompts?|prefill|total)\b")
 KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
             "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
-KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input"})
+KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input", "outputs": "output",
+                "inputs": "input", "prompts": "input"})
 
 
 class AtLineStart:

@@ -1,0 +1,145 @@
+"""The same figure in the words a journalist or an engineer uses: each phrasing gives the
+claim its plainer spelling gives (metamorphic), and the look-alikes next to it stay no claims.
+
+Round 10: units spelled out ("tokens per GPU per second", "gigabits per second"), a multiple
+written before its number ("by a factor of 2.54") or as a verb ("quadruples"), one token per
+period ("a new token every 0.21 seconds"), counts that name their tokens ("8,596 input
+tokens"), a model's capability against a run's length setting, the rivals a figure's engine
+beat, and the serving mode (online against offline) as a condition.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.api import extract
+from pipeline.check import check
+
+REPO = Path(__file__).resolve().parents[1]
+FIELDS = ("family", "value", "scope", "token_kind", "phase", "direction", "measures", "baseline")
+
+
+def _one(text: str):
+    claims = extract(text)
+    assert len(claims) == 1, (text, [c.surface for c in claims])
+    return claims[0]
+
+
+def _facts(c) -> tuple:
+    return tuple(getattr(c, f) for f in FIELDS)
+
+
+@pytest.mark.parametrize("spelled, plain", [
+    ("vLLM hits 26.2K prefill tokens per GPU per second on GB200.",
+     "vLLM hits 26.2K prefill tokens/s per GPU on GB200."),
+    ("vLLM hits 26.2K prefill tokens per GPU-second on GB200.",
+     "vLLM hits 26.2K prefill tokens/s per GPU on GB200."),
+    ("The store moves KV cache at 40 gigabits per second.",
+     "The store moves KV cache at 40 Gbps."),
+    ("Enabling EPLB cut decode throughput by a factor of 2.54.",
+     "Enabling EPLB cut decode throughput by 2.54x."),
+    ("The int4 KV cache quadruples request throughput.",
+     "The int4 KV cache gives 4x request throughput."),
+])
+def test_spelled_out_units_give_the_plain_claim(spelled, plain):
+    assert _facts(_one(spelled)) == _facts(_one(plain))
+
+
+def test_one_token_per_period_is_the_time_between_tokens():
+    c = _one("Anyscale's Llama 2 70B streams a new token every 0.21 seconds.")
+    assert (c.family, c.value, c.phase) == ("latency", 0.21, "tpot")
+    # a reporting period is still no time taken
+    assert extract("The dashboard refreshes its metrics every 10 seconds.") == []
+
+
+def test_counts_that_name_their_tokens():
+    c = _one("The conversation trace averages 8,596 input tokens per request.")
+    assert (c.family, c.value, c.token_kind) == ("tokens", 8596, "input")
+    c = _one("The model supports outputs of 80K tokens.")
+    assert (c.family, c.value, c.token_kind) == ("tokens", 80_000, "output")
+
+
+@pytest.mark.parametrize("text", [
+    "With 2,000 input tokens, TTFT was 0.3 s.",
+    "With an input length of 2,000 tokens, TTFT was 0.3 s.",
+])
+def test_a_length_beside_another_figure_is_its_setting(text):
+    c = _one(text)
+    assert (c.family, c.value, c.isl) == ("latency", 0.3, 2000)
+
+
+@pytest.mark.parametrize("text", [
+    "TensorRT-LLM outperformed both vLLM and SGLang, achieving 4,176 tokens/s on H200.",
+    "TensorRT-LLM beat vLLM and SGLang with 4,176 tokens/s on H200.",
+    "At 4,176 tokens/s on H200, TensorRT-LLM was faster than SGLang.",
+])
+def test_the_rivals_a_figure_beat_are_not_its_engine(text):
+    assert _one(text).engine == "TensorRT-LLM"
+
+
+def test_a_baseline_before_the_subject_stays_a_baseline():
+    c = _one("Compared with vLLM, SGLang delivers 2.5x higher throughput.")
+    assert (c.engine, c.baseline) == ("SGLang", "vLLM")
+
+
+@pytest.mark.parametrize("text, mode", [
+    ("In offline scenarios, H200 reached 6,311 tokens/s with SGLang.", "offline inference"),
+    ("H200 reached its best offline throughput of 6,311 tokens/s.", "offline inference"),
+    ("H200 reached the highest online throughput of 4,176 tokens/s.", "online serving"),
+    ("In the MLPerf Offline scenario, H200 reached 6,311 tokens/s.", "MLPerf Offline"),
+])
+def test_serving_mode_is_a_condition(text, mode):
+    assert _one(text).workload == mode
+
+
+# --- the checker over a record written here ------------------------------------------------
+
+PRIMARY = """---
+title: "Serving notes"
+publisher: "Example Labs"
+---
+# Serving notes
+
+We ran Llama 2 7B with LMDeploy on one A100 at batch size 64, with 128 input tokens and
+2,048 output tokens; it generated 1,852 output tokens per second.
+
+In offline scenarios, the H200 reached the highest overall throughput of 6,311 tokens/s on
+DeepSeek-R1 with SGLang. TensorRT-LLM outperformed both vLLM and SGLang, achieving the highest
+online throughput of 4,176 tokens/s on DeepSeek-R1 on H200.
+"""
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory) -> str:
+    root = tmp_path_factory.mktemp("phrasings")
+    (root / "docs").mkdir()
+    (root / "docs" / "notes.md").write_text(PRIMARY)
+    db = root / "p.duckdb"
+    subprocess.run([sys.executable, "-m", "pipeline.cli", "ingest", str(root / "docs"), "--db", str(db), "-q"],
+                   cwd=REPO, check=True, capture_output=True)
+    return str(db)
+
+
+@pytest.mark.parametrize("headline, verdict", [
+    # the source names no denominator either: the claim restates it
+    ("LMDeploy generated about 1,852 output tokens per second on Llama 2 7B on one A100 at batch 64", "supported"),
+    # ... but one request's share of that batch is another quantity
+    ("Each of the 64 requests LMDeploy ran on one A100 got about 1,852 tokens per second on Llama 2 7B", "unproven"),
+    # a figure credited to a counted set of GPUs is the set's, and none is on record
+    ("Eight A100s running LMDeploy generated about 1,852 output tokens per second on Llama 2 7B", "unproven"),
+    # the online figure is no offline figure: the offline best on record is 6,311
+    ("The H200 reached its best offline DeepSeek-R1 throughput of 4,176 tokens per second", "contradicted"),
+    ("TensorRT-LLM reached 4,176 tokens per second online on DeepSeek-R1 on H200", "supported"),
+])
+def test_open_denominators_and_serving_modes(record, headline, verdict):
+    v = check(headline, record)
+    assert v.verdict == verdict, v.explanation
+
+
+def test_a_rivals_figure_never_supports_the_rival(record):
+    # 4,176 is TensorRT-LLM's, which beat SGLang: no reading makes it SGLang's
+    v = check("SGLang reached 4,176 tokens per second in aggregate on DeepSeek-R1 on H200", record)
+    assert v.verdict != "supported", v.explanation
