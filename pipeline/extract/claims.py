@@ -65,6 +65,16 @@ SIGNED_CELL_RE = re.compile(r"(?:^|[|\s])([-−–+])\s?$")
 NOT_DEVICE_RE = re.compile(r"(?i)\b(?:TP|EP|PP|DP|CP|SP)[-_ ]?\d|\b(?:FP|INT|BF|W|A)\d{1,2}\b|\bbatch|\bbs\d|(?<![\w.])\d+(?:\.\d+)?[BMK]\b")
 
 
+# What a figure of each family can inherit from its paragraph, section, title or document
+# (a sentence's own words always count): a model's size, or an accelerator's bandwidth,
+# compute or power, was measured on no serving engine and is no result on a benchmark; a
+# model's size or context length runs on no hardware. (Memory and money can be either: an
+# HBM capacity or a list price, but also the memory a server leaves free or what a
+# deployment costs per token, which are the engine's.)
+NO_ENGINE_FAMILIES = frozenset({"parameters", "bandwidth", "compute", "power"})
+NO_HARDWARE_FAMILIES = frozenset({"parameters", "tokens"})
+
+
 class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
     """One document's extraction: shared state (text, segments, tables, name caches) and
     the assembly of each figure's conditions and stance."""
@@ -363,7 +373,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.inherited = model is not None
         claim.model = model
         hw = self._hardware_in(s_start, s_end, c.start, c.after_unit, c)
-        if hw is None:
+        if hw is None and claim.family not in NO_HARDWARE_FAMILIES:
             if not self._names_other_subject(s_start, s_end):
                 hw = self._hardware_in(p_start, s_start, s_start, s_start) or self._section_subject(p_start, "hardware")
             hw = hw or self.title_subject["hardware"]
@@ -373,7 +383,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if hw is not None:
             claim.hardware, claim.accelerator, claim.hw_count = hw.text, hw.accelerator, hw.count
         claim.engine = self._named("engine", s_start, s_end, c)
-        if claim.engine is None and not self._not_baseline(self._names_in("engine", s_start, s_end), c):
+        if claim.engine is None and claim.family not in NO_ENGINE_FAMILIES and \
+                not self._not_baseline(self._names_in("engine", s_start, s_end), c):
             # a sentence that names no engine (or only the one it is compared against) is
             # about the one its document is about (a vendor's post on its own engine; never
             # the baseline). Not a section's: sections of comparisons name every rival in turn.
@@ -391,6 +402,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 v.workloads.first(text[s_start:s_end], self.fold and self.fold[s_start:s_end]),
             )
         claim.parallelism, (claim.concurrency, claim.batch_size), (claim.isl, claim.osl), claim.workload = setting
+        if claim.family in NO_ENGINE_FAMILIES:
+            claim.workload = None   # a model's size is no result on the benchmark in its row
         if claim.family == "tokens":
             # "a maximum output length of 100K tokens": the length the sentence states is
             # this figure itself, not a setting it was measured at
