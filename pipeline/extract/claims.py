@@ -11,6 +11,7 @@ import re
 import hashlib
 
 from pipeline.extract import comparison
+from pipeline.extract.change import share_change
 from pipeline.extract import conditions as cond
 from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
@@ -791,6 +792,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
     share_baselines(ex.text, claims)
     share_list_comparison(ex.text, claims)
     map_respectively(ex.text, claims, ex.listed_names)
+    share_change(ex.text, claims)
     out, seen = [], set()
     for c in claims:
         if (c.start, c.end) not in seen:
