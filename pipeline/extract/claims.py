@@ -18,7 +18,7 @@ from pipeline.extract.candidates import Cand, CandidateFinder
 from pipeline.extract.context import (
     ContextResolver, neighbour_settings, settings_from_table_mentions, share_baselines, share_conditions,
 )
-from pipeline.extract.lists import map_respectively, share_list_comparison
+from pipeline.extract.lists import map_respectively, own_qualifiers, share_list_comparison, share_list_subject
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
@@ -434,6 +434,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
 
     def listed_names(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
         """Names of one kind in ``text[start:end]``, models by their canonical name."""
+        if kind == "phase":
+            return list(self.v.phases.finditer(self.text, start, end, self.fold))
         hits = self._names_in(kind, start, end)
         if kind == "model":
             hits = [(s, e, self.v.canonical_model(n)) for s, e, n in hits]
@@ -790,7 +792,9 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
     ex.refine_families(claims)
     share_conditions(claims)
     share_baselines(ex.text, claims)
+    own_qualifiers(ex.text, claims, ex.listed_names)
     share_list_comparison(ex.text, claims)
+    share_list_subject(ex.text, claims)
     map_respectively(ex.text, claims, ex.listed_names)
     share_change(ex.text, claims)
     out, seen = [], set()

@@ -1,29 +1,50 @@
 """Figures written as one list: "30% and 40%", "(90 and 80 TFLOPS respectively)".
 
-Two rules a reader applies to a list of figures in one sentence:
+Rules a reader applies to a list of figures in one sentence (docs/extraction.md, "Lists"):
 
 * the members of a tight list ("improved by 30% and 40% compared to fp16") share what the
-  list says once: direction, measured quantity and baseline;
+  list says once: direction, measured quantity, baseline and phase;
+* a member's own words in brackets right after it are its own and nobody else's
+  ("1.49x (prefill) and 2.54x (decode) over vLLM": 2.54x is decode's, and shares the
+  speedup's direction, quantity and baseline with 1.49x);
 * with "respectively", the i-th figure belongs to the i-th name of a list of as many names
-  written before it ("int8/int4 kv ... 30% and 40% respectively": 30% is int8's,
-  40% int4's), and not to the name nearest to it.
+  written before the figures or between them and "respectively" ("int8/int4 kv ... 30% and
+  40% respectively": 30% is int8's; "2.1x, 1.8x and 1.4x on A100, H100 and L40S
+  respectively": 1.8x is H100's; "for prefill and decode respectively"), and not to the
+  name nearest to it;
+* a list of as many names that the figures complete in one clause ("reduces TTFT and TPOT
+  by 35% and 20%", "H100 and H200 reach 900 and 1,200 tokens/s") pairs them in order too.
+
+The kinds of name a list can hand out: models, accelerators, engines, precisions, phases
+(TTFT, TPOT, prefill, decode) and, for ratios and percents, measured quantities
+("throughput and latency improve by 20% and 30%").
 """
 from __future__ import annotations
 
 import re
 from typing import Callable
 
+from pipeline.extract import comparison
 from pipeline.model import Claim
 
+# a member's own qualifier in brackets, right after it: "1.49x (prefill)"
+_OWN = r"(?:\s*\(([^()]{1,40})\))?"
 # what may stand between two members of a list: "30% and 40%", "1.2x, 1.5x, and 2x", "8/16"
-FIGURE_GAP_RE = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+|/)\s*", re.I)
+FIGURE_GAP_RE = re.compile(_OWN + r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+|/)\s*", re.I)
+OWN_AFTER_RE = re.compile(r"\s*\(([^()]{1,40})\)")
 NAME_GAP_RE = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+|/|\s+vs\.?\s+)\s*", re.I)
 RESPECTIVELY_RE = re.compile(r"\brespectively\b|\bresp\.", re.I)
-SHARED = ("direction", "measures", "baseline")
-# the fields a "respectively" list can assign, and the kind of name that fills each
+# between a list of names and the figures that complete it: a verb or two and "by"
+# ("TTFT and TPOT drop by 35% and 20%"), nothing that starts another clause or figure
+COMPLETES_RE = re.compile(r"\s+(?:[a-z]+\s+){0,2}?(?:by\s+)?(?:(?:up\s+to|about|around|roughly|nearly|over)\s+)?[~≈]?\s*")
+SHARED = ("direction", "measures", "baseline", "phase")
+# the fields a list of names can assign, and the kind of name that fills each
 LIST_KINDS = (("model", "model"), ("accelerator", "hardware"), ("engine", "engine"),
-              ("dtype", "dtype"))
-RESPECTIVELY_REACH = 40      # characters from the last figure to "respectively"
+              ("dtype", "dtype"), ("phase", "phase"), ("measures", "measures"))
+OWN_KINDS = (("model", "model"), ("accelerator", "hardware"), ("engine", "engine"),
+             ("dtype", "dtype"), ("phase", "phase"))
+RESPECTIVELY_REACH = 90      # characters from the last figure to "respectively"
+COMPARED = ("ratio", "percent")
 
 NamesIn = Callable[[str, int, int], list[tuple[int, int, str]]]
 
@@ -48,7 +69,7 @@ def _runs(text: str, claims: list[Claim]) -> list[list[Claim]]:
 def share_list_comparison(text: str, claims: list[Claim]) -> None:
     """Members of a list of ratios or percents share the comparison it states once."""
     for run in _runs(text, claims):
-        if not all(c.family in ("ratio", "percent") for c in run) or len({c.family for c in run}) > 1:
+        if not all(c.family in COMPARED for c in run) or len({c.family for c in run}) > 1:
             continue
         for field in SHARED:
             stated = {getattr(c, field) for c in run if getattr(c, field) is not None}
@@ -59,8 +80,37 @@ def share_list_comparison(text: str, claims: list[Claim]) -> None:
                         setattr(c, field, value)
 
 
-def _name_list(names: list[tuple[int, int, str]], text: str, n: int) -> list[str] | None:
-    """The last list of exactly ``n`` distinct names written one after another."""
+SUBJECT = ("model", "engine", "dtype", "hardware")
+
+
+def share_list_subject(text: str, claims: list[Claim]) -> None:
+    """Names written after the last member of a list are the whole list's when the list
+    writes its unit once ("900 and 1,200 tokens/s with Llama 3 8B") or is a list of
+    ratios or percents ("1.2x and 1.5x faster than vLLM on H100"): the earlier members,
+    which name none of their own, take them. A figure with its own unit before "and" keeps
+    what it has ("654,000 tokens/s per GPU and 1.09 million credited to SGLang": SGLang is
+    the second figure's)."""
+    for run in _runs(text, claims):
+        last = run[-1]
+        if not (all(c.family in COMPARED for c in run) or all(c.implied for c in run[:-1])):
+            continue
+        if len({c.family for c in run}) > 1:
+            continue
+        for field in SUBJECT:
+            mine = getattr(last, field)
+            if mine is None or any(getattr(c, field) not in (None, mine) for c in run[:-1]):
+                continue
+            for c in run[:-1]:
+                if getattr(c, field) is None:
+                    if field == "hardware":
+                        c.hardware, c.accelerator, c.hw_count = last.hardware, last.accelerator, last.hw_count
+                    else:
+                        setattr(c, field, mine)
+
+
+def _name_list(names: list[tuple[int, int, str]], text: str, n: int,
+               last: bool = True) -> list[tuple[int, int, str]] | None:
+    """The last (or first) list of exactly ``n`` distinct names written one after another."""
     best = None
     i = 0
     while i < len(names):
@@ -68,29 +118,89 @@ def _name_list(names: list[tuple[int, int, str]], text: str, n: int) -> list[str
         while j + 1 < len(names) and names[j][1] <= names[j + 1][0] \
                 and NAME_GAP_RE.fullmatch(text, names[j][1], names[j + 1][0]):
             j += 1
-        members = [nm for _, _, nm in names[i:j + 1]]
-        if j - i + 1 == n and len(set(members)) == n:
+        members = names[i:j + 1]
+        if j - i + 1 == n and len({nm for _, _, nm in members}) == n:
             best = members
+            if not last:
+                return best
         i = j + 1
     return best
 
 
+def measure_names(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """(start, end, quantity) of each measured quantity named in ``text[start:end]``
+    ("throughput", "latency"), one per place, the longest wording winning."""
+    hits = []
+    for name, rx in comparison.words().measures:
+        hits += [(m.start() + start, m.end() + start, name) for m in rx.finditer(text[start:end])]
+    hits.sort(key=lambda h: (h[0], -h[1]))
+    out: list[tuple[int, int, str]] = []
+    for h in hits:
+        if out and h[0] < out[-1][1]:
+            continue
+        out.append(h)
+    return out
+
+
+def _set(c: Claim, field: str, name: str) -> None:
+    if field == "hardware":
+        c.hardware, c.accelerator, c.hw_count = name, name, None
+    else:
+        setattr(c, field, name)
+    if field in ("model", "hardware"):
+        c.inherited = False
+
+
+def _names(kind: str, text: str, start: int, end: int, names_in: NamesIn) -> list[tuple[int, int, str]]:
+    if kind == "measures":
+        return measure_names(text, start, end)
+    return sorted(names_in(kind, start, end))
+
+
+def _fits(kind: str, run: list[Claim]) -> bool:
+    """A measured quantity is handed to ratios and percents only (a rate is its own)."""
+    return kind != "measures" or all(c.family in COMPARED for c in run)
+
+
+def own_qualifiers(text: str, claims: list[Claim], names_in: NamesIn) -> None:
+    """A name in brackets right after a member of a list is that member's own:
+    "1.49x (prefill) and 2.54x (decode)", "2.1x (H100) and 1.6x (A100)"."""
+    for run in _runs(text, claims):
+        for c in run:
+            m = OWN_AFTER_RE.match(text, c.end)
+            if m is None:
+                continue
+            for kind, field in OWN_KINDS:
+                names = names_in(kind, m.start(1), m.end(1))
+                if len({n for _, _, n in names}) == 1:
+                    _set(c, field, names[0][2])
+
+
 def map_respectively(text: str, claims: list[Claim], names_in: NamesIn) -> None:
-    """Give each figure of a "respectively" list the name in its place of the list before it."""
+    """Give each figure of a list the name in its place of a list of as many names: the
+    list before the figures or after them up to "respectively", or, without
+    "respectively", the list the figures complete in one clause ("reduces TTFT and TPOT
+    by 35% and 20%")."""
     for run in _runs(text, claims):
         last = run[-1]
-        window = text[last.end:min(last.sentence_end, last.end + RESPECTIVELY_REACH)]
-        if not RESPECTIVELY_RE.search(window):
-            continue
+        s_start = run[0].sentence_start if run[0].sentence_start is not None else 0
+        hi = min(last.sentence_end or len(text), last.end + RESPECTIVELY_REACH)
+        resp = RESPECTIVELY_RE.search(text, last.end, hi)
         for kind, field in LIST_KINDS:
-            names = sorted(names_in(kind, run[0].sentence_start, run[0].start))
-            members = _name_list(names, text, len(run))
+            if not _fits(kind, run):
+                continue
+            members = None
+            if resp is not None:
+                # the names between the figures and "respectively" come first: "2.1x, 1.8x
+                # and 1.4x on A100, H100 and L40S respectively"
+                members = _name_list(_names(kind, text, last.end, resp.start(), names_in), text, len(run), last=False)
+                if members is None:
+                    members = _name_list(_names(kind, text, s_start, run[0].start, names_in), text, len(run))
+            else:
+                listed = _name_list(_names(kind, text, s_start, run[0].start, names_in), text, len(run))
+                if listed is not None and COMPLETES_RE.fullmatch(text, listed[-1][1], run[0].start):
+                    members = listed
             if members is None:
                 continue
-            for c, name in zip(run, members):
-                if field == "hardware":
-                    c.hardware, c.accelerator, c.hw_count = name, name, None
-                else:
-                    setattr(c, field, name)
-                if field in ("model", "hardware"):
-                    c.inherited = False
+            for c, (_, _, name) in zip(run, members):
+                _set(c, field, name)
