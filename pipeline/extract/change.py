@@ -121,6 +121,9 @@ def change_pairs(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
             continue
         for ch in find_changes(text, s, e):
             inside = [c for c in members if ch.start <= c.start < ch.end]
+            at = text.rfind("from", ch.start, inside[0].start) if inside else -1
+            if at >= 0 and not change_before(text, s, at):
+                continue    # "ranging from 1.5x to 2.3x": a range, not a change
             before = next((c for c in inside if _written(c, ch.before)), None)
             after = next((c for c in inside if c is not before and _written(c, ch.after)), None)
             if before is not None and after is not None and before.family == after.family:

@@ -25,6 +25,7 @@ import re
 from typing import Callable
 
 from pipeline.extract import comparison
+from pipeline.extract.numbers import NUMBER_RE, parse_match
 from pipeline.model import Claim
 
 # a member's own qualifier in brackets, right after it: "1.49x (prefill)"
@@ -81,22 +82,29 @@ def share_list_comparison(text: str, claims: list[Claim]) -> None:
 
 
 SUBJECT = ("model", "engine", "dtype", "hardware")
+# what a unit written once for the list says of every member: "57k, 55k and 50k input
+# tokens per second" are all input tokens
+UNIT_WORDS = ("token_kind",)
 
 
 def share_list_subject(text: str, claims: list[Claim]) -> None:
     """Names written after the last member of a list are the whole list's when the list
     writes its unit once ("900 and 1,200 tokens/s with Llama 3 8B") or is a list of
-    ratios or percents ("1.2x and 1.5x faster than vLLM on H100"): the earlier members,
+    ratios or percents ("1.2x and 1.5x faster than vLLM on H100") or is followed by
+    "respectively" ("80 ms and 250 ms respectively on H100"): the earlier members,
     which name none of their own, take them. A figure with its own unit before "and" keeps
     what it has ("654,000 tokens/s per GPU and 1.09 million credited to SGLang": SGLang is
     the second figure's)."""
     for run in _runs(text, claims):
         last = run[-1]
-        if not (all(c.family in COMPARED for c in run) or all(c.implied for c in run[:-1])):
+        hi = min(last.sentence_end or len(text), last.end + RESPECTIVELY_REACH)
+        if not (all(c.family in COMPARED for c in run) or all(c.implied for c in run[:-1])
+                or RESPECTIVELY_RE.search(text, last.end, hi)):
             continue
         if len({c.family for c in run}) > 1:
             continue
-        for field in SUBJECT:
+        fields = SUBJECT + UNIT_WORDS if all(c.implied for c in run[:-1]) else SUBJECT
+        for field in fields:
             mine = getattr(last, field)
             if mine is None or any(getattr(c, field) not in (None, mine) for c in run[:-1]):
                 continue
@@ -174,6 +182,43 @@ def own_qualifiers(text: str, claims: list[Claim], names_in: NamesIn) -> None:
                 names = names_in(kind, m.start(1), m.end(1))
                 if len({n for _, _, n in names}) == 1:
                     _set(c, field, names[0][2])
+
+
+# a list of a setting's values: "for prompt lengths of 1K, 2K, and 4K", "at batch sizes
+# 1, 8 and 32"; the setting's words name the field
+_VALUE = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[kKmM]\b)?"
+SETTING_LIST_RE = re.compile(
+    r"\b(?P<what>(?:input|prompt|output|generation|sequence|context)\s+lengths?|batch\s+sizes?|"
+    r"concurrenc(?:y|ies)|(?:ISL|OSL)s?)\s*(?:of|=|:)?\s*(?P<list>" + _VALUE
+    + r"(?:\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|/)\s*" + _VALUE + r")+)", re.I)
+SETTING_FIELD = (("input", "isl"), ("prompt", "isl"), ("isl", "isl"), ("sequence", "isl"),
+                 ("context", "isl"), ("output", "osl"), ("generation", "osl"), ("osl", "osl"),
+                 ("batch", "batch_size"), ("concurrenc", "concurrency"))
+
+
+def setting_lists(text: str, start: int, end: int) -> list[tuple[str, list[float]]]:
+    """(field, values) of each list of a setting's values in ``text[start:end]``."""
+    out = []
+    for m in SETTING_LIST_RE.finditer(text, start, end):
+        what = m.group("what").lower()
+        field = next(f for w, f in SETTING_FIELD if what.startswith(w))
+        values = [n.value for n in (parse_match(x) for x in NUMBER_RE.finditer(m.group("list"))) if n is not None]
+        out.append((field, values))
+    return out
+
+
+def map_settings(text: str, claims: list[Claim]) -> None:
+    """"throughputs of 57k, 55k and 50k tokens/s for prompt lengths of 1K, 2K and 4K,
+    respectively" ("At batch sizes 8, 32 and 64 respectively, ..."): the i-th figure was
+    measured at the i-th value of a list of as many values of a setting in its sentence."""
+    for run in _runs(text, claims):
+        s_start, s_end = run[0].sentence_start, run[0].sentence_end
+        if s_start is None or s_end is None or not RESPECTIVELY_RE.search(text, s_start, s_end):
+            continue
+        for field, values in setting_lists(text, s_start, s_end):
+            if len(values) == len(run) and len(set(values)) == len(values):
+                for c, value in zip(run, values):
+                    setattr(c, field, value)
 
 
 def map_respectively(text: str, claims: list[Claim], names_in: NamesIn) -> None:
