@@ -878,7 +878,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
     share_conditions(claims)
     share_baselines(ex.text, claims)
     own_qualifiers(ex.text, claims, ex.listed_names)
-    share_list_comparison(ex.text, claims)
+    share_list_comparison(ex.text, claims, ex.listed_names)
     share_list_subject(ex.text, claims)
     map_respectively(ex.text, claims, ex.listed_names)
     map_settings(ex.text, claims)

@@ -28,10 +28,16 @@ from pipeline.extract import comparison
 from pipeline.extract.numbers import NUMBER_RE, parse_match
 from pipeline.model import Claim
 
-# a member's own qualifier in brackets, right after it: "1.49x (prefill)"
-_OWN = r"(?:\s*\(([^()]{1,40})\))?"
+# a member's own qualifier right after it: in brackets ("1.49x (prefill)"), or a word or
+# two, after a preposition or not ("3.8x prefill and 4.8x decode", "44% on Qwen3-235B and
+# 42% on MiniMax-M2.5", "3.03x in decoding and 9.44x in prefill"); never a word that
+# starts another clause or a comparison ("than", "and")
+_WORD = r"(?!(?:and|or|than|vs|versus|over|compared|relative|while|whereas|but|which|that)\b)[A-Za-z0-9][\w.+/-]*"
+_OWN = (r"(?P<own>\s*\([^()]{1,40}\)|\s+(?:(?:in|on|at|for|with|during|under|using)\s+)?"
+        + _WORD + r"(?:\s+" + _WORD + r")?)?")
 # what may stand between two members of a list: "30% and 40%", "1.2x, 1.5x, and 2x", "8/16"
 FIGURE_GAP_RE = re.compile(_OWN + r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+|/)\s*", re.I)
+OWN_RE = re.compile(_OWN, re.I)
 OWN_AFTER_RE = re.compile(r"\s*\(([^()]{1,40})\)")
 NAME_GAP_RE = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+|/|\s+vs\.?\s+)\s*", re.I)
 RESPECTIVELY_RE = re.compile(r"\brespectively\b|\bresp\.", re.I)
@@ -67,17 +73,56 @@ def _runs(text: str, claims: list[Claim]) -> list[list[Claim]]:
     return runs
 
 
-def share_list_comparison(text: str, claims: list[Claim]) -> None:
-    """Members of a list of ratios or percents share the comparison it states once."""
+def _own_spans(text: str, run: list[Claim]) -> list[tuple[int, int] | None]:
+    """Each member's own words: between it and the next member ("3.8x prefill and"), for
+    the last one a bracket or, where the others wrote theirs, the words in the same place."""
+    spans: list[tuple[int, int] | None] = []
+    for i, c in enumerate(run):
+        if i + 1 < len(run):
+            m = FIGURE_GAP_RE.fullmatch(text, c.end, run[i + 1].start)
+            spans.append(m.span("own") if m is not None and m.group("own") else None)
+        elif any(spans):
+            m = OWN_RE.match(text, c.end)
+            spans.append(m.span("own") if m is not None and m.group("own") else None)
+        else:
+            m = OWN_AFTER_RE.match(text, c.end)
+            spans.append(m.span(1) if m is not None else None)
+    return spans
+
+
+_PREPOSITION_RE = re.compile(r"\s*(?:\(|(?:in|on|at|for|with|during|under|using)\s)", re.I)
+
+
+def _qualifies_only(text: str, span: tuple[int, int] | None, names_in: NamesIn) -> bool:
+    """Are a member's own words only a qualifier of it: none, a bracket, a prepositional
+    phrase ("on H100", "at 8K", "in prefill") or names ("3.8x prefill and")? Then it
+    takes what the list says of what it compares; own words that say it themselves
+    ("2.7x higher throughput and", "double performance and") keep their reading."""
+    if span is None or _PREPOSITION_RE.match(text, span[0]):
+        return True
+    covered = [(a, b) for kind, _ in OWN_KINDS for a, b, _ in names_in(kind, span[0], span[1])]
+    rest = text[span[0]:span[1]]
+    for a, b in covered:
+        rest = rest[:a - span[0]] + " " * (b - a) + rest[b - span[0]:]
+    return not rest.strip()
+
+
+def share_list_comparison(text: str, claims: list[Claim], names_in: NamesIn) -> None:
+    """Members of a list of ratios or percents share the comparison it states once; a
+    member whose own words say what it compares ("2.7x higher throughput and 5x faster
+    TPOT") keeps its reading and takes only the baseline."""
     for run in _runs(text, claims):
         if not all(c.family in COMPARED for c in run) or len({c.family for c in run}) > 1:
             continue
+        spans = _own_spans(text, run)
+        takes = [_qualifies_only(text, sp, names_in) for sp in spans]
         for field in SHARED:
+            takers = [c for c, t in zip(run, takes) if field == "baseline" or t]
             stated = {getattr(c, field) for c in run if getattr(c, field) is not None}
             if len(stated) == 1:
                 value = stated.pop()
                 source = next(c for c in run if getattr(c, field) == value)
-                for c in run:
+                for c in takers:
                     if getattr(c, field) is None:
                         setattr(c, field, value)
                         if field == "baseline" and c.engine is not None and c.engine in value:
@@ -176,15 +221,17 @@ def _fits(kind: str, run: list[Claim]) -> bool:
 
 
 def own_qualifiers(text: str, claims: list[Claim], names_in: NamesIn) -> None:
-    """A name in brackets right after a member of a list is that member's own:
-    "1.49x (prefill) and 2.54x (decode)", "2.1x (H100) and 1.6x (A100)"."""
+    """A name written right after a member of a list, before the next member, is that
+    member's own: "1.49x (prefill) and 2.54x (decode)", "2.1x (H100) and 1.6x (A100)",
+    "3.8x prefill and 4.8x decode throughput"; after the last member, a bracket, or the
+    words in the same place as the earlier members' ("3.1x in decoding and 9.2x in
+    prefill"); else what follows it is the whole list's ("... than vLLM on H100")."""
     for run in _runs(text, claims):
-        for c in run:
-            m = OWN_AFTER_RE.match(text, c.end)
-            if m is None:
+        for c, span in zip(run, _own_spans(text, run)):
+            if span is None:
                 continue
             for kind, field in OWN_KINDS:
-                names = names_in(kind, m.start(1), m.end(1))
+                names = names_in(kind, span[0], span[1])
                 if len({n for _, _, n in names}) == 1:
                     _set(c, field, names[0][2])
 
