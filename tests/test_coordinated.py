@@ -81,6 +81,28 @@ def test_each_percent_measures_its_own_quantity():
     _check(LATENCY_CUTS, [_row(value=35.0, phase="ttft", **shared), _row(value=20.0, phase="tpot", **shared)])
 
 
+WORD_QUALIFIED = [
+    "Against the H200 setup, the rack shows up to 3.8x prefill and 4.8x decode throughput gains.",
+    "The top speedups reach 3.8x in prefill and 4.8x in decoding over the H200 setup.",
+    "Over the H200 setup, prefill and decode throughput rise 3.8x and 4.8x respectively.",
+]
+
+
+def test_a_word_after_each_member_is_its_own_qualifier():
+    shared = dict(family="ratio", measures="throughput", direction="up", baseline="H200")
+    _check(WORD_QUALIFIED, [_row(value=3.8, phase="prefill", **shared), _row(value=4.8, phase="decode", **shared)])
+
+
+def test_a_member_that_says_what_it_compares_keeps_its_reading():
+    got = {c.value: c for c in extract(
+        "On MI300X, vLLM reaches 2.7x higher throughput and 5x faster TPOT than TGI on Llama 3 8B.")}
+    assert got[2.7].measures == "throughput" and got[2.7].phase is None
+    assert got[5.0].phase == "tpot" and got[5.0].direction == "down"
+    assert got[2.7].baseline == got[5.0].baseline == "TGI"
+    got = {c.value: c for c in extract("FP8 can double performance and halve memory use on H100.")}
+    assert got[2.0].measures != "memory"
+
+
 def test_a_list_of_measured_quantities_pairs_with_its_percents():
     got = {c.value: c for c in extract("Throughput and memory use improve by 20% and 30% respectively over TGI.")}
     assert got[20.0].measures == "throughput" and got[30.0].measures == "memory"
