@@ -266,3 +266,15 @@ def test_coordinated_figures_through_ingest_and_export(tmp_path, run_cli):
         assert rows[v]["baseline"] == "vLLM" and rows[v]["direction"] == "up" and rows[v]["engine"] == "SGLang"
     for v in (0.052, 0.031):
         assert rows[v]["phase"] == "tpot" and rows[v]["model"] == "Llama 3 8B" and rows[v]["accelerator"] == "H100"
+
+
+@pytest.mark.parametrize("text, before, after", [
+    ("Serving on H200 now runs at 1.2k tokens/s per GPU, down from 1.9k.", 1900.0, 1200.0),
+    ("On H200 the rate is 1,800 tokens/s (up from 1,200).", 1200.0, 1800.0),
+    ("TPOT on B200 went 52 ms -> 31 ms.", 52.0, 31.0),
+])
+def test_a_change_is_read_past_a_names_digits(text, before, after):
+    """"on H200, down from 1.9k" moved from 1.9k to the figure before it, not to 200."""
+    from pipeline.extract.change import find_changes
+    (ch,) = find_changes(text)
+    assert (ch.before, ch.after) == (before, after)

@@ -23,7 +23,8 @@ _VERB = (r"\b(?:ris(?:e|es|ing)|rose|increas\w*|gr[eo]w\w*|jump\w*|climb\w*|impr
          r"tak(?:e|es|ing)|took|accelerat\w*|shorten\w*|extend\w*|expand\w*|slow\w*|"
          r"stretch\w*|lengthen\w*|tripl\w*|widen\w*|narrow\w*|balloon\w*)\b")
 _APPROX = r"(?:(?:about|around|roughly|nearly|almost|approximately|just|over|under)\s+|[~≈]\s*)?"
-_NUM = r"\$?(\d[\d,]*(?:\.\d+)?(?:\s?[kKMB](?![A-Za-z]))?)"
+# (never the digits of a name: "on H200, down from 1.9k" moved from 1.9k, not to 200)
+_NUM = r"(?<![\w.])\$?(\d[\d,]*(?:\.\d+)?(?:\s?[kKMB](?![A-Za-z]))?)"
 _UNIT = r"(?:\s*[^\s\d.,;:()]{1,20}(?:\s+(?:per|/)\s*[^\s\d.,;:()]{1,12})?)?"
 
 # how far "from" may stand after its verb: far enough for a bracket of settings between
@@ -40,7 +41,8 @@ _TO_FROM = re.compile(_VERB + rf"(?:[^.;:!?]|\.(?=\S)){{0,{_GAP}}}?\bto\s+" + _A
 # "120 ms -> 80 ms", "1,200 → 1,800 tokens/s": an arrow between two figures is a change
 # (no verb needed: the arrow says the quantity moved)
 _ARROW = re.compile(_NUM + _UNIT + r"\s*(?:-+>|→|⟶|⇒|=>)\s*" + _APPROX + _NUM, re.I)
-_UP_FROM = re.compile(_NUM + r"[^.;:!?\d]{0,40}?[,(]\s*(?:up|down)\s+from\s+" + _APPROX + _NUM,
+# (the words between may hold a name's digits, "on H200", not another number)
+_UP_FROM = re.compile(_NUM + r"(?:[^.;:!?\d]|\B\d){0,40}?[,(]\s*(?:up|down)\s+from\s+" + _APPROX + _NUM,
                       re.I)
 
 
