@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.extract.masks import Span
-from pipeline.extract.change import change_before
+from pipeline.extract.change import change_before, find_changes, same_value
 from pipeline.extract.numbers import (
     BETWEEN_RE, find_numbers, Number, RANGE_SEP_RE, RATIO_WORD_RE, RATIO_WORDS, SCALE_WORDS,
 )
@@ -207,7 +207,8 @@ class CandidateFinder:
                     NOT_RATIO_AFTER_RE.match(text, own.end)
                     and not BY_FACTOR_BEFORE_RE.search(text, max(0, n.start - 12), n.start))):
                 return None
-            if own.entry.family == "latency" and TIME_REF_RE.match(text, own.end, own.end + 20):
+            if own.entry.family == "latency" and TIME_REF_RE.match(text, own.end, own.end + 20) \
+                    and not self._ends_change(n, s_start, s_end):
                 return None
             _apply_unit(c, own)
             if cell is not None:  # "| 80 GB |": its own unit, the row's and column's subject
@@ -304,6 +305,12 @@ class CandidateFinder:
         m = BETWEEN_RE.search(self.text, max(0, pos - 9), pos)
         return bool(m) and m.group(0).lower().startswith("from") \
             and change_before(self.text, s_start, m.start())
+
+    def _ends_change(self, n: Number, s_start: int, s_end: int) -> bool:
+        """Is ``n`` the after figure of a change ("went from 120 ms to 80 ms after enabling
+        it"): a measurement, not a time reference ("80 ms after the request")?"""
+        return any(ch.start <= n.start < ch.end and same_value(ch.after, n.value)
+                   for ch in find_changes(self.text, s_start, s_end))
 
     def _name_just_before(self, pos: int, kind: str) -> Span | None:
         for nm in self.names_near(pos):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.extract.numbers import NUMBER_RE, parse_match
+from pipeline.model import Claim
 
 # verbs (any inflection) that say a quantity moved
 _VERB = (r"\b(?:ris(?:e|es|ing)|rose|increas\w*|gr[eo]w\w*|jump\w*|climb\w*|improv\w*|boost\w*|"
@@ -22,7 +23,8 @@ _VERB = (r"\b(?:ris(?:e|es|ing)|rose|increas\w*|gr[eo]w\w*|jump\w*|climb\w*|impr
          r"tak(?:e|es|ing)|took|accelerat\w*|shorten\w*|extend\w*|expand\w*|slow\w*|"
          r"stretch\w*|lengthen\w*|tripl\w*|widen\w*|narrow\w*|balloon\w*)\b")
 _APPROX = r"(?:(?:about|around|roughly|nearly|almost|approximately|just|over|under)\s+|[~≈]\s*)?"
-_NUM = r"\$?(\d[\d,]*(?:\.\d+)?(?:\s?[kKMB](?![A-Za-z]))?)"
+# (never the digits of a name: "on H200, down from 1.9k" moved from 1.9k, not to 200)
+_NUM = r"(?<![\w.])\$?(\d[\d,]*(?:\.\d+)?(?:\s?[kKMB](?![A-Za-z]))?)"
 _UNIT = r"(?:\s*[^\s\d.,;:()]{1,20}(?:\s+(?:per|/)\s*[^\s\d.,;:()]{1,12})?)?"
 
 # how far "from" may stand after its verb: far enough for a bracket of settings between
@@ -36,7 +38,11 @@ _FROM_TO = re.compile(_VERB + rf"(?:[^.;:!?]|\.(?=\S)){{0,{_GAP}}}?\bfrom\s+" + 
                       + r"\s+to\s+" + _APPROX + _NUM, re.I)
 _TO_FROM = re.compile(_VERB + rf"(?:[^.;:!?]|\.(?=\S)){{0,{_GAP}}}?\bto\s+" + _APPROX + _NUM + r"[^.;:!?\d]{0,40}?"
                       r"\bfrom\s+" + _APPROX + _NUM, re.I)
-_UP_FROM = re.compile(_NUM + r"[^.;:!?\d]{0,40}?[,(]\s*(?:up|down)\s+from\s+" + _APPROX + _NUM,
+# "120 ms -> 80 ms", "1,200 → 1,800 tokens/s": an arrow between two figures is a change
+# (no verb needed: the arrow says the quantity moved)
+_ARROW = re.compile(_NUM + _UNIT + r"\s*(?:-+>|→|⟶|⇒|=>)\s*" + _APPROX + _NUM, re.I)
+# (the words between may hold a name's digits, "on H200", not another number)
+_UP_FROM = re.compile(_NUM + r"(?:[^.;:!?\d]|\B\d){0,40}?[,(]\s*(?:up|down)\s+from\s+" + _APPROX + _NUM,
                       re.I)
 
 
@@ -62,7 +68,7 @@ def find_changes(text: str, start: int = 0, end: int | None = None) -> list[Chan
     """Every change stated in ``text[start:end]``, in order."""
     end = len(text) if end is None else end
     out: list[Change] = []
-    for rx, before_group in ((_FROM_TO, 1), (_TO_FROM, 2), (_UP_FROM, 2)):
+    for rx, before_group in ((_FROM_TO, 1), (_TO_FROM, 2), (_UP_FROM, 2), (_ARROW, 1)):
         for m in rx.finditer(text, start, end):
             a, b = written_number(m.group(before_group)), written_number(m.group(3 - before_group))
             if a is not None and b is not None and a != b and not any(
@@ -94,3 +100,52 @@ def written_after(text: str, pos: int, value: float) -> bool:
         if n is not None and same_value(n.value, value):
             return True
     return False
+
+
+# what the two figures of a change share: the quantity measured and the system it was
+# measured on. Not the dtype or technique: "cut TTFT from 210 ms to 90 ms with FP8" names
+# what made the change, which the figure before it did not have.
+CHANGE_SHARED = ("scope", "statistic", "phase", "token_kind", "per_basis", "model", "engine",
+                 "parallelism", "concurrency", "batch_size", "isl", "osl", "workload",
+                 "offered_load", "measures", "direction", "baseline")
+
+
+def change_pairs(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
+    """(before, after) claims of every change written in the claims' sentences: the two
+    figures whose numbers as written are the change's, inside its words."""
+    out: list[tuple[Claim, Claim]] = []
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for c in claims:
+        if c.sentence_start is not None and not c.in_table:
+            by_sentence.setdefault((c.sentence_start, c.sentence_end or c.end), []).append(c)
+    for (s, e), members in by_sentence.items():
+        if len(members) < 2:
+            continue
+        for ch in find_changes(text, s, e):
+            inside = [c for c in members if ch.start <= c.start < ch.end]
+            at = text.rfind("from", ch.start, inside[0].start) if inside else -1
+            if at >= 0 and not change_before(text, s, at):
+                continue    # "ranging from 1.5x to 2.3x": a range, not a change
+            before = next((c for c in inside if _written(c, ch.before)), None)
+            after = next((c for c in inside if c is not before and _written(c, ch.after)), None)
+            if before is not None and after is not None and before.family == after.family:
+                out.append((before, after))
+    return out
+
+
+def _written(c: Claim, value: float) -> bool:
+    n = written_number(c.value_text or c.surface)
+    return n is not None and same_value(n, value)
+
+
+def share_change(text: str, claims: list[Claim]) -> None:
+    """The before and after figures of a change measure one quantity on one system: each
+    takes what the other states and it does not ("TTFT dropped to 90 ms from 210 ms on
+    H100": 90 ms is on H100 too; "rose from 1,200 to 1,800 tokens/s per GPU": both per GPU)."""
+    for a, b in change_pairs(text, claims):
+        for x, y in ((a, b), (b, a)):
+            for f in CHANGE_SHARED:
+                if getattr(x, f) in (None, "unspecified") and getattr(y, f) not in (None, "unspecified"):
+                    setattr(x, f, getattr(y, f))
+            if x.hardware is None and y.hardware is not None:
+                x.hardware, x.accelerator, x.hw_count = y.hardware, y.accelerator, y.hw_count

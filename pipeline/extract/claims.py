@@ -11,13 +11,14 @@ import re
 import hashlib
 
 from pipeline.extract import comparison
+from pipeline.extract.change import share_change
 from pipeline.extract import conditions as cond
 from pipeline.extract import notclaims
 from pipeline.extract.candidates import Cand, CandidateFinder
 from pipeline.extract.context import (
     ContextResolver, neighbour_settings, settings_from_table_mentions, share_baselines, share_conditions,
 )
-from pipeline.extract.lists import map_respectively, share_list_comparison
+from pipeline.extract.lists import map_respectively, map_settings, own_qualifiers, share_list_comparison, share_list_subject
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
@@ -38,6 +39,18 @@ from pipeline.vocab.loader import load, Vocab
 
 
 COMPARED = frozenset({"ratio", "percent"})   # families that compare two things
+# a parameter count written as a bare size ("8B", "70B+"), no "parameters" after it
+BARE_SIZE_RE = re.compile(r"\d[\d.,]*\s?[BbTt]\+?")
+PARAMS_AFTER_RE = re.compile(r"(?i)\+?[\s-]*(?:[\w-]+\s+){0,2}?(?:param|active|activated|total)")
+# a model named by its size alone: "the 70B variant", "for the 8B model"
+VARIANT_REF_RE = re.compile(r"(?i)\bthe\s+(\d+(?:\.\d+)?[BT])\s+(?:model|variant|version|checkpoint|one)s?\b")
+# a family's name with at most a version and a variant word ("Llama3", "Qwen 2.5",
+# "LLaMA-2-Chat"): a size joins it
+FAMILY_VERSION_RE = re.compile(r"[A-Za-z][A-Za-z-]*?[\s-]?(?:v?\d+(?:\.\d+)?)?(?:[\s-][A-Z][a-z]+)?")
+# a size that names a sibling of a model: "the 8B", "the 7B, 13B and", "for 70B", "Llama
+# 8B and 70B", "with 8B"
+SIBLING_REF_RE = re.compile(r"(?i)(?:\bthe\s+(?:\d[\d.]*[BT]\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+or\s+))*"
+                            r"|\b(?:for|with)\s+|\d[BT]\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+or\s+))$")
 
 
 def _claim_id(doc_id: str, start: int, end: int) -> str:
@@ -244,7 +257,69 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.model_params = v.model_params.get(claim.model) or cond.model_size(claim.model)
         if claim.family == "parameters" and not claim.model:
             claim.model = self._model_in(s_start, s_end, c.start, c.end)
+        if claim.family == "parameters" and claim.model and c.table is None:
+            claim.model = self._model_of_size(claim, c, s_start, s_end)
+            claim.model_params = claim.model and (v.model_params.get(claim.model) or cond.model_size(claim.model))
         return claim
+
+    def _model_of_size(self, claim: Claim, c: Cand, s_start: int, s_end: int) -> str | None:
+        """The model a bare size ("the 70B variant", "for the 8B and 70B models") is the
+        size of, when the model it was given is named with another size or carried from
+        context. A size that refers to a sibling ("the 8B", "Llama 8B and 70B", "for
+        70B"), or any size beside a model named with another, of a model of the one
+        family its sentence names is that sibling, of the
+        same family and version ("Llama-70B ... the 8B model" is Llama-8B; "For the 70B
+        models, we use Meta-Llama-3-70B-Instruct"; a family carried from the title
+        takes the size: "Llama3" -> "Llama3 8B"). Any other size whose model is named
+        otherwise sized is no size of it ("a 1T model" in a section on MT-NLG 530B).
+        A size written right after a model's name, or followed by "parameters", is that
+        model's ("DeepSeek V3 (685B)", "Mixtral 8x7B ... 13B active parameters")."""
+        model = claim.model
+        text = self.text
+        if not BARE_SIZE_RE.fullmatch(claim.surface) or PARAMS_AFTER_RE.match(text, c.end, c.end + 40):
+            return model
+        lead = c.start - 1 if text[c.start - 1:c.start] == "(" else c.start
+        if self._name_just_before(lead, "model"):
+            return model
+        known = self.v.model_params.get(model)
+        own = known if known is not None else cond.model_size(model)
+        if own is not None and abs(own - claim.value) <= 0.01 * claim.value:
+            return model
+        named = {n for _, _, n in self.listed_names("model", s_start, s_end)}
+        definite = SIBLING_REF_RE.search(text, max(s_start, c.start - 40), c.start)
+        if definite is None and (cond.model_size(model) is None or model not in named):
+            # "a 70B model": a class of models; the model named beside it stays unless
+            # its own size says otherwise
+            return model if model in named or own is None else None
+        if len({self._family_of(n) for n in named}) > 1:
+            return None
+        return self._at_size(model, claim.surface, claim.value)
+
+    def _family_of(self, model: str) -> str:
+        """The family stem a model's name starts with (lower case), else the name."""
+        low = model.lower()
+        return max((f.lower() for f in self.v.model_families if low.startswith(f.lower())), key=len, default=low)
+
+    def _at_size(self, model: str, size: str, value: float) -> str | None:
+        """``model`` when its size is ``value``; else its sibling of that size, of its
+        family and version ("Llama-70B" at "8B" is "Llama-8B", "Llama3" at "8B" is
+        "Llama3 8B"); None for a model whose size the vocabulary knows otherwise or whose
+        name is more than a family's, version's and variant's."""
+        known = self.v.model_params.get(model)
+        stated = cond.model_size(model)
+        own = known if known is not None else stated
+        if own is not None and abs(own - value) <= 0.01 * value:
+            return model
+        if stated is not None or (known is None and FAMILY_VERSION_RE.fullmatch(model)
+                                  and any(model.lower().startswith(f.lower()) for f in self.v.model_families)):
+            return self.v.canonical_model(cond.model_at_size(model, size.rstrip("+").replace(" ", "")))
+        return None
+
+    def _variant_named(self, s_start: int, s_end: int) -> re.Match[str] | None:
+        """The one bare size a sentence names its model by ("For the 70B variant, ...",
+        "the 8B model reaches ..."): None when it names none or several."""
+        hits = list(VARIANT_REF_RE.finditer(self.text, s_start, s_end))
+        return hits[0] if len(hits) == 1 and not self.masks.covers(hits[0].start(1), hits[0].end(1)) else None
 
     def _not_a_claim(self, c: Cand, lead: str, s_start: int, s_end: int) -> str | None:
         """Why the figure is none: math, an offered load (kept as the sentence's setting)
@@ -273,6 +348,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return "an offered load: the setting of the sentence's other figures"
         if c.family == "request_throughput" and notclaims.is_rate_label(lead):
             return "an offered load: one of the values after a QPS label"
+        if c.family == "parameters" and BARE_SIZE_RE.fullmatch(self.text[c.start:c.end]) and notclaims.names_configuration(
+                self.text[max(s_start, c.prev_end, c.start - 60):c.start], self.text[c.end:c.end + 30]):
+            return "a size naming a configuration ('the case with 8B'), not a model's size"
         if c.family == "parameters":
             paren = notclaims.VARIANT_PAREN_RE.search(lead)
             if paren and notclaims.names_variants(self.text[s_start:s_end]) and (
@@ -292,6 +370,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return "the result of arithmetic written out before it"
         if c.family == "tokens":
             which = notclaims.length_setting(own, others) or notclaims.counted_length_setting(c.unit_text, own, others)
+            if which is None and notclaims.continues_list(own):
+                which = notclaims.listed_length_setting(self.text[max(s_start, c.start - 120):c.start])
             if which is not None:
                 self.lengths.setdefault((s_start, which), c.value)
                 return f"a length setting ({which.upper()}) of the sentence's other figures"
@@ -371,6 +451,12 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 model = self.title_subject["model"]
 
             claim.inherited = model is not None
+            ref = self._variant_named(s_start, s_end) if model is not None and claim.family != "parameters" else None
+            if ref is not None:
+                # "We ran Llama 3 ... For the 70B variant, TTFT was 120 ms": the inherited
+                # family at the size the sentence names
+                size = ref.group(1)
+                model = self._at_size(model, size, float(size[:-1]) * (1e12 if size[-1] in "Tt" else 1e9))
         claim.model = model
         hw = self._hardware_in(s_start, s_end, c.start, c.after_unit, c)
         if hw is None and claim.family not in NO_HARDWARE_FAMILIES:
@@ -446,6 +532,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
 
     def listed_names(self, kind: str, start: int, end: int) -> list[tuple[int, int, str]]:
         """Names of one kind in ``text[start:end]``, models by their canonical name."""
+        if kind == "phase":
+            return list(self.v.phases.finditer(self.text, start, end, self.fold))
         hits = self._names_in(kind, start, end)
         if kind == "model":
             hits = [(s, e, self.v.canonical_model(n)) for s, e, n in hits]
@@ -803,8 +891,12 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
     ex.refine_families(claims)
     share_conditions(claims)
     share_baselines(ex.text, claims)
-    share_list_comparison(ex.text, claims)
+    own_qualifiers(ex.text, claims, ex.listed_names)
+    share_list_comparison(ex.text, claims, ex.listed_names)
+    share_list_subject(ex.text, claims)
     map_respectively(ex.text, claims, ex.listed_names)
+    map_settings(ex.text, claims)
+    share_change(ex.text, claims)
     out, seen = [], set()
     for c in claims:
         if (c.start, c.end) not in seen:

@@ -237,6 +237,17 @@ def model_size(model: str) -> float | None:
     return float(m.group(1)) * (1e9 if m.group(2) == "B" else 1e12)
 
 
+def model_at_size(model: str, size: str) -> str:
+    """The model of ``model``'s family and version at the size ``size`` ("8B"): its own
+    size replaced ("Llama-70B" -> "Llama-8B", "Meta-Llama-3-8B-Instruct" ->
+    "Meta-Llama-3-70B-Instruct"), or appended to a name that states none ("Llama3" ->
+    "Llama3 8B")."""
+    m = _PARAM_SIZE_RE.search(model)
+    if m is None:
+        return f"{model} {size}"
+    return model[:m.start()] + size + model[m.end():]
+
+
 SETTING_FIELDS = ("parallelism", "concurrency", "batch_size", "isl", "osl")
 # settings that say the same kind of thing: a row that states one of a group has its own
 SETTING_GROUPS = {"concurrency": ("concurrency", "batch_size"), "batch_size": ("concurrency", "batch_size"),

@@ -132,6 +132,19 @@ def names_variants(sentence: str) -> bool:
     return bool(_SIZE_LIST_IN_PAREN_RE.search(sentence)) or len(_SIZE_IN_PAREN_RE.findall(sentence)) >= 2
 
 
+# "the case with 8B", "in the 70B setting": a bare size that labels a configuration of a
+# run names which run, it states nobody's size
+_CONFIG_NOUN = r"(?:case|setting|config(?:uration)?|scenario|setup|experiment|run|arm)s?"
+_CONFIG_BEFORE_RE = re.compile(r"(?i)\b" + _CONFIG_NOUN + r"[ \t]+(?:with|of|for|using|at)[ \t]+(?:the[ \t]+|a[ \t]+)?$")
+_CONFIG_AFTER_RE = re.compile(r"(?i)[ \t]*(?:model[ \t]+)?" + _CONFIG_NOUN + r"\b")
+
+
+def names_configuration(own: str, after: str) -> bool:
+    """Does a bare parameter count label a configuration ("similar to the case with 8B",
+    "in the 8B setting") rather than state a model's size ("a 70B model")?"""
+    return bool(_CONFIG_BEFORE_RE.search(own) or _CONFIG_AFTER_RE.match(after))
+
+
 # "22/8 = 2.75x", "min(5.6 x 2, 10) = 10": the result of arithmetic written out
 _ARITHMETIC_LEAD_RE = re.compile(r"[\d)][ \t]*[/*×x+−-][ \t]*[\d(][\d.,]*\)?[ \t]*(?:=|≈|~=)[ \t]*$")
 
@@ -177,6 +190,18 @@ def length_setting(lead: str, others: bool = True) -> str | None:
     if m.group("kind").lower() == "context":
         return None        # a context length is a claim about the model
     return "osl" if m.group("kind").lower() in _OUTPUT_KINDS else "isl"
+
+
+# the earlier members of a list before a figure: "of 1,024, 2,048 and " (with "tokens" or
+# "K" after each)
+_LIST_HEAD_RE = re.compile(r"(?:\d[\d,.]*\s?[kKM]?(?:\s*tokens?)?\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+))+$")
+
+
+def listed_length_setting(before: str) -> str | None:
+    """A token count that continues a list of lengths ("input lengths of 1,024 and 4,096
+    tokens": 4,096 is a length too): the list's setting, read before its first member."""
+    m = _LIST_HEAD_RE.search(before)
+    return length_setting(before[:m.start()]) if m else None
 
 
 # four or more bare numbers in a row, apart only by spaces: the tick labels of a chart axis

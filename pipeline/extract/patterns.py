@@ -39,7 +39,9 @@ PERF_VERB_RE = re.compile(word_led(
     r"sits?\s+at|lands?\s+at|clocks?\s+(?:in\s+)?at|manag(?:es|ed))\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|only\s+|just\s+)?$",
     re.I), re.I,
 )
-COORD_RE = re.compile(r"^[\s\"'”’,;:)*_]*(?:and|or|against|versus|vs\.?|compared\s+(?:to|with)|to|while|with)?[\s\"'“‘,(*_]*$", re.I)
+# (an arrow, "1,200 -> 1,800 tokens/s", and "(up) from", "to 1,800 tokens/s, up from
+# 1,200", join the two figures of a change: change.py)
+COORD_RE = re.compile(r"^[\s\"'”’,;:)*_]*(?:and|or|against|versus|vs\.?|compared\s+(?:to|with)|to|while|with|-+>|→|⟶|⇒|=>|(?:(?:up|down)\s+)?from)?[\s\"'“‘,(*_]*$", re.I)
 SKIP_HEADER_RE = re.compile(
     r"(?i)\b(?:batch|concurrency|concurrent|tp|ep|pp|dp|#|num|number|count|gpus?|nodes?|rank|id|version|year|date|"
     r"step|epoch|layers?|heads?|world|replicas?|instances?|users?|clients?|qps\s+target|rate)\b"
