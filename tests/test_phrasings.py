@@ -143,3 +143,38 @@ def test_a_rivals_figure_never_supports_the_rival(record):
     # 4,176 is TensorRT-LLM's, which beat SGLang: no reading makes it SGLang's
     v = check("SGLang reached 4,176 tokens per second in aggregate on DeepSeek-R1 on H200", record)
     assert v.verdict != "supported", v.explanation
+
+
+# --- precision sample 8: look-alikes and subjects ---------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Suppose a chatbot requires TTFT < 300 ms and TPOT < 40 ms for its users.",
+    "We define goodput (P90 TTFT < 300ms and P90 TPOT < 40ms) as the highest rate served.",
+])
+def test_a_latency_written_as_a_requirement_is_no_claim(text):
+    assert [c for c in extract(text) if c.family == "latency"] == []
+
+
+def test_a_latency_a_system_kept_under_stays_a_claim():
+    assert _one("On H100, our engine kept TTFT < 300 ms for the whole run.").value == 0.3
+
+
+@pytest.mark.parametrize("text", [
+    "The engine reached 5,100 tokens per second per GPU for 4,000-token input lengths.",
+    "The engine reached 5,100 tokens per second per GPU with 4,000 input tokens.",
+    "The engine reached 5,100 tokens per second per GPU at an input length of 4,000 tokens.",
+])
+def test_an_input_length_is_the_setting_of_the_figure(text):
+    c = _one(text)
+    assert (c.family, c.value, c.isl) == ("token_throughput", 5100, 4000)
+
+
+def test_what_a_model_was_built_from_is_not_the_model():
+    claims = extract("DeepSeek-V3 is built on our previous DeepSeek-V2 model, and comprises 671 "
+                     "billion parameters in total.")
+    assert [(c.value, c.model) for c in claims] == [(671e9, "DeepSeek-V3")]
+
+
+def test_a_rivals_own_figure_is_the_rivals():
+    claims = extract("vLLM outperforms TGI, reaching 5.8 requests/second against TGI's 3.6 requests/second.")
+    assert [(c.value, c.engine) for c in claims] == [(5.8, "vLLM"), (3.6, "TGI")]

@@ -22,7 +22,7 @@ from pipeline.extract.lists import map_respectively, map_settings, own_qualifier
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, RIVAL_BEFORE_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
@@ -369,13 +369,15 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if c.family in ("ratio", "percent") and notclaims.is_arithmetic_result(lead):
             return "the result of arithmetic written out before it"
         if c.family == "tokens":
-            which = notclaims.length_setting(own, others) or notclaims.counted_length_setting(c.unit_text, own, others)
+            which = notclaims.length_setting(own, others) or notclaims.counted_length_setting(
+                c.unit_text, own, others, self.text[c.after_unit:c.after_unit + 30])
             if which is None and notclaims.continues_list(own):
                 which = notclaims.listed_length_setting(self.text[max(s_start, c.start - 120):c.start])
             if which is not None:
                 self.lengths.setdefault((s_start, which), c.value)
                 return f"a length setting ({which.upper()}) of the sentence's other figures"
-        if c.family == "latency" and (notclaims.is_threshold(own, self.text[c.after_unit:c.after_unit + 50])
+        if c.family == "latency" and (notclaims.is_threshold(own, self.text[c.after_unit:c.after_unit + 50],
+                                                                      self.text[s_start:s_end])
                                       or self._continues_bar(c, own)):
             self._bars[c.after_unit] = c.family
             return "a threshold: an SLO, deadline or requirement the figures are measured against"
@@ -547,7 +549,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             m = CONTRAST_AFTER_RE.search(self.text, c.end, s_end)
             if m is not None:
                 hits = [h for h in hits if h[0] < m.start()]
-            hits = [h for h in hits if not RIVAL_BEFORE_RE.search(self.text, max(s_start, h[0] - 80), h[0])]
+            hits = self._not_rival(hits, s_start, c)
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None
 

@@ -162,12 +162,17 @@ def is_rate_label(lead: str) -> bool:
 _UNIT_KIND_RE = re.compile(r"(?i)-?\s?(?P<kind>input|prompt|prefill|output|generated|completion|reasoning|thinking)\s")
 
 
-def counted_length_setting(unit_text: str, lead: str, others: bool) -> str | None:
-    """``isl`` or ``osl`` when a count written "2,000 input tokens" sets the length of the
-    workload its sentence's other figures were measured at ("With 2,000 input tokens, TTFT
-    was 0.3 s"); None when it stands alone ("The trace averages 8,596 input tokens") or a
-    statistic or total is what the sentence reports."""
-    m = _UNIT_KIND_RE.match(unit_text)
+# "2,000-token input lengths", "4K-token prompts": the kind written after the count
+_KIND_AFTER_RE = re.compile(r"(?i)[ \t]*(?P<kind>input|prompt|prefill|output|generation|decode)s?\b"
+                            r"(?:[ \t]+(?:lengths?|sequences?|sizes?))?")
+
+
+def counted_length_setting(unit_text: str, lead: str, others: bool, after: str = "") -> str | None:
+    """``isl`` or ``osl`` when a count written "2,000 input tokens" (or "2,000-token input
+    lengths") sets the length of the workload its sentence's other figures were measured at
+    ("With 2,000 input tokens, TTFT was 0.3 s"); None when it stands alone ("The trace
+    averages 8,596 input tokens") or a statistic or total is what the sentence reports."""
+    m = _UNIT_KIND_RE.match(unit_text) or _KIND_AFTER_RE.match(after)
     if m is None or not others or _STAT_WORD_RE.search(lead) or TOTALLED_RE.search(lead):
         return None
     return "isl" if m.group("kind").lower() in ("input", "prompt", "prefill") else "osl"
@@ -431,11 +436,24 @@ _THRESHOLD_AFTER_RE = re.compile(
     r"inter-token|decode|prefill|time)[ \t]+)*" + _BAR_NOUN + r"\b")
 
 
-def is_threshold(own: str, after: str) -> bool:
+# "TTFT < 200 ms" written as a condition: a metric, then a less-than sign, in a sentence
+# that sets a requirement or defines a measure by one ("requires TTFT < 200 ms", "Goodput
+# (P90 TTFT < 200ms) = ...", "when at least 90% of requests have TPOT < 50ms")
+_SYMBOLIC_BAR_RE = re.compile(
+    r"(?i)\b(?:P\d{2}(?:\.\d)?[ \t]+|p\d{2}[ \t]+)?(?:TTFT|TPOT|TBT|ITL|E2E|latency|time[ \t]+to[ \t]+first[ \t]+token)"
+    r"[ \t]*(?:<=?|≤|&lt;)[ \t]*$")
+_BAR_SENTENCE_RE = re.compile(
+    r"(?i)\b(?:goodput|SLOs?|SLAs?|requir\w*|attain\w*|deadlines?|constraints?|must|"
+    r"at\s+least\s+\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+|all\s+)?requests)\b")
+
+
+def is_threshold(own: str, after: str, sentence: str = "") -> bool:
     """Is a latency (or a rate) the bar a sentence sets (an SLO, a threshold, a deadline,
     a requirement), not a figure a system reached? ``own`` is the figure's own clause
-    before it; ``after`` the text right after its unit."""
-    return bool(_THRESHOLD_LEAD_RE.search(own) or _THRESHOLD_AFTER_RE.match(after))
+    before it; ``after`` the text right after its unit; ``sentence`` the whole sentence
+    (a "TTFT < 200 ms" is a bar where the sentence sets a requirement or defines by it)."""
+    return bool(_THRESHOLD_LEAD_RE.search(own) or _THRESHOLD_AFTER_RE.match(after)
+                or (_SYMBOLIC_BAR_RE.search(own) and _BAR_SENTENCE_RE.search(sentence)))
 
 
 # ---------------------------------------------------------------- worked examples

@@ -94,9 +94,16 @@ BASELINE_RE = re.compile(r"(?i)\b(?:than|over|compared\s+(?:to|with)|vs\.?|versu
 # subject is set against (after "outperformed", "than", "vs", in a short list) are its
 # rivals, not its engine (read back from each name)
 RIVAL_BEFORE_RE = re.compile(
-    r"(?i)\b(?:outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|outpac(?:es|ed|ing)|than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to)"
+    r"(?i)\b(?:outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|outpac(?:es|ed|ing)|than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to"
+    # what a model was built from is not the model: "based on our previous MiniMax-Text-01"
+    # (not "a study based on Qwen2.5-32B models": what a study ran on is its subject)
+    r"|(?:developed|built|trained|created)\s+(?:based\s+)?(?:up)?on(?:\s+(?:our|its|their|the))?(?:\s+(?:previous|earlier|prior|original|base))?"
+    r"|based\s+on\s+(?:our|its|their|the)\s+(?:previous|earlier|prior|original|base)"
+    r"|derived\s+from|distill(?:ed)?\s+from|initiali[sz]ed\s+from|fine-?tuned\s+from)"
     r"\s+(?!by\b)(?:both\s+|all\s+|the\s+|its\s+)?"
     r"(?:(?:[\w.+-]+(?:\s+[\w.+-]+)?,\s*){0,2}[\w.+-]+(?:\s+[\w.+-]+)?,?\s+(?:and|or)\s+)?$")
+# "TGI's 3.55 requests/second": a name that owns the figure right after it
+OWNS_FIGURE_RE = re.compile(r"['’]s[ \t]+(?:[\w.-]+[ \t]+){0,2}$")
 NEXT_WORD_RE = re.compile(r"[ \t*_\"'”’]*([A-Za-z]+)")
 RATIO_HINT_RE = re.compile(r"twice|doubl|tripl|quadrupl|halv|fold\b")
 MODELISH_RE = re.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weights|dense|sized?)\b")

@@ -7,7 +7,7 @@ import bisect
 from pipeline.extract import conditions as cond
 from pipeline.extract.candidates import Cand
 from pipeline.extract.masks import find_names, Span
-from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, SECTION_REACH, SOURCE_AFTER_RE
+from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, OWNS_FIGURE_RE, RIVAL_BEFORE_RE, SECTION_REACH, SOURCE_AFTER_RE
 
 # a document names one engine in at least this many mentions, and this share of all, to be
 # about it
@@ -108,10 +108,13 @@ class SubjectFinder:
 
     def _before_next(self, hits: list, c: "Cand | None") -> list:
         """Mentions past the next figure belong to it: "654,000 ... per GPU and 1.09 million
-        credited to SGLang" does not make SGLang the engine of 654,000."""
+        credited to SGLang" does not make SGLang the engine of 654,000; nor is the owner
+        named right before the next figure this one's ("5.8 against TGI's 3.6")."""
         if c is None:
             return hits
-        return [h for h in hits if h[0] < c.next_start or h[1] <= c.start]
+        return [h for h in hits if (h[0] < c.next_start or h[1] <= c.start)
+                and not (c.end <= h[0] and h[1] < c.next_start < len(self.text)
+                         and OWNS_FIGURE_RE.match(self.text, h[1], c.next_start))]
 
     def _section_subject(self, p_start: int, kind: str):
         """The last model or hardware named earlier in the paragraph's section (back to its
@@ -163,8 +166,17 @@ class SubjectFinder:
         keep = [h for h in hits if not SOURCE_AFTER_RE.match(self.text, h[1])]
         return keep or hits
 
+    def _not_rival(self, hits: list, floor: int, c: "Cand") -> list:
+        """Names a figure's subject is set against or was built from ("outperformed both
+        vLLM and SGLang, achieving ...", "based on our previous MiniMax-Text-01") are not
+        its subject, unless the figure is the rival's own ("compared to TGI's 3.55"); where
+        every name is one, none is."""
+        return [h for h in hits if not RIVAL_BEFORE_RE.search(self.text, max(floor, h[0] - 80), h[0])
+                or OWNS_FIGURE_RE.match(self.text, h[1], c.start)]
+
     def _model_in(self, start: int, end: int, pos: int, fig_end: int, c: "Cand | None" = None) -> str | None:
         hits = self._before_next(self._not_baseline(self._not_source(self._names_in("model", start, end)), c), c)
+        hits = self._not_rival(hits, start, c) if c is not None else hits
         hit = cond.nearest(hits, pos, fig_end, self._own(c, start))
         return self.v.canonical_model(hit[2]) if hit else None
 
