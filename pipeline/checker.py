@@ -957,9 +957,11 @@ class Checker:
             # "34GB free across a whole 8x H200 node" is not met by "34GB" on an H200: how
             # many accelerators a memory, bandwidth or compute figure spans is what it measures
             opened.append("hardware count")
-        if f.family == "tokens" and fk.token_kind and not pk_.token_kind:
+        if (fk.token_kind if f.family == "tokens" else f.family == "percent" and f.token_kind) \
+                and not pk_.token_kind:
             # "its input is capped at 80K tokens" is not met by a length that does not say
-            # whether it is the input's or the output's
+            # whether it is the input's or the output's (nor "56.3% of its output tokens"
+            # by a share of tokens that does not say which)
             opened.append("token kind")
         if f.family == "parameters":
             # "activates 236B" is not met by "236B total"; an unqualified count is total

@@ -109,6 +109,9 @@ We ran Llama 2 7B with LMDeploy on one A100 at batch size 64, with 128 input tok
 In offline scenarios, the H200 reached the highest overall throughput of 6,311 tokens/s on
 DeepSeek-R1 with SGLang. TensorRT-LLM outperformed both vLLM and SGLang, achieving the highest
 online throughput of 4,176 tokens/s on DeepSeek-R1 on H200.
+
+Our cache served 600B input tokens on DeepSeek-V3 last week, of which 330B tokens (55%) hit
+the on-disk KV cache.
 """
 
 
@@ -178,3 +181,13 @@ def test_what_a_model_was_built_from_is_not_the_model():
 def test_a_rivals_own_figure_is_the_rivals():
     claims = extract("vLLM outperforms TGI, reaching 5.8 requests/second against TGI's 3.6 requests/second.")
     assert [(c.value, c.engine) for c in claims] == [(5.8, "vLLM"), (3.6, "TGI")]
+
+
+def test_a_share_of_one_kind_of_tokens():
+    assert _one("About 40% of the input tokens hit the cache.").token_kind == "input"
+
+
+def test_a_share_of_tokens_that_says_not_which_meets_no_claim_on_output_tokens(record):
+    assert check("55% of DeepSeek-V3's tokens hit its KV cache", record).verdict == "supported"
+    v = check("55% of DeepSeek-V3's output tokens are served from its KV cache", record)
+    assert v.verdict == "unproven", v.explanation

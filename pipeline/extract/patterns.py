@@ -110,6 +110,8 @@ MODELISH_RE = re.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weig
 TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|outputs?|generated|decode|inputs?|prompts?|prefill|total)\b")
 KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
             "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
+SHARE_OF_TOKENS_RE = re.compile(r"(?i)[ \t]+of[ \t]+(?:(?:the|all|its|their|[\w.-]+['’]s)[ \t]+)?(?:[\w.-]+[ \t]+)?"
+                                r"(input|output|prompt|generated|prefill|decode|cached)[ \t]+tokens\b")
 KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input", "outputs": "output",
                 "inputs": "input", "prompts": "input"})
 
