@@ -391,6 +391,29 @@ def backend_of(text: str, at: int) -> str | None:
     return nearest_named(_named_in(load().backends, text), at)
 
 
+# "SGLang v0.3", "TensorRT-LLM version 0.5.0", "the v0.1 release": a release of the engine
+# (not a benchmark's round: "MLPerf Inference v5.1")
+_VERSION_RE = re.compile(r"(?<![\w.-])(?:[vV]|[Vv]ersion\s+)(\d+(?:\.\d+){1,2})(?:[a-z]\d*)?(?![\w.]*\d)")
+_BENCHMARK_ROUND_RE = re.compile(r"(?i)(?:MLPerf|Inference|round|CUDA|ROCm|PyTorch|Python)[\s\w]{0,12}$")
+
+
+def version_of(text: str, at: int) -> str | None:
+    """The engine release a figure at ``at`` of ``text`` was measured on ("v0.3" -> "0.3";
+    "0.5.0" -> "0.5"), the one named last before it, else the first after it; None where
+    the text names none."""
+    if "v" not in text and "V" not in text:
+        return None
+    named = []
+    for m in _VERSION_RE.finditer(text):
+        if _BENCHMARK_ROUND_RE.search(text, max(0, m.start() - 24), m.start()):
+            continue
+        v = m.group(1)
+        while v.endswith(".0") and v.count(".") > 1:
+            v = v[:-2]
+        named.append((m.start(), v))
+    return nearest_named(named, at)
+
+
 def link_of(sentence: str, at: int) -> str | None:
     """What a bandwidth figure at ``at`` of its sentence moves data over: memory (HBM),
     a GPU link (NVLink), PCIe or the network (RDMA, NICs); None where it says not. 5.3 TB/s

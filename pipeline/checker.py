@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, cause_of, content_words, is_name, lists_topics, own_topic,
-                            backend_of, last_phase, link_of, ROW_CONDITIONS, row_conditions,
+                            backend_of, last_phase, link_of, version_of, ROW_CONDITIONS, row_conditions,
                             setup_of, standing, table_cell, task_of, tasks_in, with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after, written_number
 from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
@@ -127,6 +127,7 @@ class Query:
     standing: str | None = None         # "... beat the peak Dell reported": above a reference
     setup: str | None = None            # "after expert tuning": how the system was configured
     backend: str | None = None          # "LMDeploy's TurboMind engine": a backend of the engine
+    version: str | None = None          # "SGLang's v0.3 release": the engine's release
     family: str | None = None           # "a DeepSeek deployment": a model family, no model
     rows: dict[str, object] = field(default_factory=dict)  # "two-node", "closed division":
                                         # conditions a result table gives a column (ROW_CONDITIONS)
@@ -134,10 +135,10 @@ class Query:
     def reads_text(self) -> bool:
         """Does a condition of this claim have to be looked for in its evidence's text (a
         workload size, application, link, reference, configuration, engine backend, node
-        count or division, model family)? Such claims are judged in Python, where that
+        count or division, model family, engine release)? Such claims are judged in Python, where that
         text is read (check_sql._query_ok)."""
         return bool(self.stated or self.task or self.link or self.standing or self.setup
-                    or self.rows or self.family or self.backend)
+                    or self.rows or self.family or self.backend or self.version)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -281,6 +282,7 @@ def read_claim(text: str) -> Query:
     # (a ratio's "out-of-the-box" or "tuned" is what it compares, not how it was run)
     q.setup = setup_of(text, fig.start) if fig.family not in COMPARED_FAMILIES else None
     q.backend = backend_of(text, fig.start)
+    q.version = version_of(text, fig.start)
     q.rows = row_conditions(text, fig.start)
     q.family = None if fig.model else family_named(text)
     if q.cause and q.subject_text and not is_name(q.subject_text) \
@@ -704,7 +706,7 @@ class Checker:
         self._acros: dict[str, dict[str, str]] = {}
         self._hw_counts: dict[int, tuple[Claim, tuple[frozenset[int], frozenset[int]]]] = {}
         self._said: dict[int, tuple[Claim, tuple[str | None, str | None]]] = {}
-        self._setups: dict[int, tuple[Claim, tuple[str | None, dict[str, object], str | None]]] = {}
+        self._setups: dict[int, tuple[Claim, tuple[str | None, dict[str, object], str | None, str | None]]] = {}
         self._phases: dict[int, tuple[Claim, str | None]] = {}
         # every primary figure by document, built on first use from the figures as they
         # stand now (a subclass narrows ``primaries`` for a while:
@@ -772,11 +774,12 @@ class Checker:
             got = self._said[id(p)] = (p, said)
         return got[1]
 
-    def setup_of(self, p: Claim) -> tuple[str | None, dict[str, object], str | None]:
+    def setup_of(self, p: Claim) -> tuple[str | None, dict[str, object], str | None, str | None]:
         """How the system behind primary figure ``p`` was configured (``cause.setup_of``,
         read in its lead-in), its ``ROW_CONDITIONS`` (node count, MLPerf division: its
-        sentence, else the cell of its table row under that column) and the engine backend
-        its sentence names (``cause.backend_of``), once per figure."""
+        sentence, else the cell of its table row under that column), the engine backend
+        and the engine release its sentence names (``cause.backend_of``, ``version_of``;
+        else its lead-in, else its title), once per figure."""
         got = self._setups.get(id(p))
         if got is None or got[0] is not p:
             self._read_texts(p.family)
@@ -793,9 +796,11 @@ class Checker:
                         if v is not None:
                             rows[rc.name] = v
             # the backend its sentence names, else its lead-in (a heading), else its title
-            backend = backend_of(p.sentence or "", p.start - (p.sentence_start or 0)) \
-                or backend_of(lead, at) or backend_of(self.record.doc(p).title or "", 0)
-            got = self._setups[id(p)] = (p, (setup_of(lead, at), rows, backend))
+            title = self.record.doc(p).title or ""
+            at_s = p.start - (p.sentence_start or 0)
+            backend = backend_of(p.sentence or "", at_s) or backend_of(lead, at) or backend_of(title, 0)
+            version = version_of(p.sentence or "", at_s) or version_of(lead, at) or version_of(title, 0)
+            got = self._setups[id(p)] = (p, (setup_of(lead, at), rows, backend, version))
         return got[1]
 
     def lead_phase(self, p: Claim) -> str | None:
@@ -925,6 +930,12 @@ class Checker:
             # "LMDeploy's TurboMind got 1.3x faster" is not shown by "LMDeploy PyTorchEngine
             # achieves 1.3x"; a figure whose sentence names no backend leaves it open
             cond("backend", q.backend, self.setup_of(p)[2])
+        if q.version:
+            # "SGLang's v0.3 made it 3x faster" is not shown by "SGLang v0.1: 3x faster"; a
+            # figure whose text names no release is not held against it
+            pv = self.setup_of(p)[3]
+            if pv is not None and pv != q.version:
+                differs.append("engine release")
         if q.rows:
             # "a two-node system ran 125K" is not shown by a four-node system's 125K, nor a
             # closed-division claim by an open-division row

@@ -22,7 +22,7 @@ from pipeline.extract.lists import map_respectively, map_settings, own_qualifier
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, SHARE_OF_TOKENS_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, SHARE_OF_TOKENS_LEAD_RE, SHARE_OF_TOKENS_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
     STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
 )
 from pipeline.extract.sentences import segment, Segments
@@ -514,7 +514,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             claim.token_kind = self._token_kind(c, s_start, s_end)
         elif claim.family == "percent" and not claim.token_kind:
             # "56.3% of its output tokens": a share of one kind of tokens
-            m = SHARE_OF_TOKENS_RE.match(text, c.after_unit, min(s_end, c.after_unit + 60))
+            m = SHARE_OF_TOKENS_RE.match(text, c.after_unit, min(s_end, c.after_unit + 60)) or \
+                SHARE_OF_TOKENS_LEAD_RE.search(text, max(s_start, c.start - 120), c.start)
             claim.token_kind = KIND_OF[m.group(1).lower()] if m else None
 
     def _one_at_a_time(self, pos: int) -> bool:
