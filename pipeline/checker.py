@@ -577,6 +577,17 @@ def _model_match(q: str, p: str) -> bool:
     return p[len(q) + 1:].split(" ", 1)[0] not in _siblings()
 
 
+def _cond(opened: list[str], differs: list[str], name: str, qv, pv, match=None,
+          soft: bool = False) -> None:
+    """One condition the claim states (``qv``, not None) against the figure's ``pv``: open
+    where the figure leaves it unsaid, else different unless ``match`` (default: equal)
+    holds; ``soft``: a disagreement is open too (a guessed subject)."""
+    if pv is None:
+        opened.append(name)
+    elif not (qv == pv if match is None else match(qv, pv)):
+        (opened if soft else differs).append(name)
+
+
 # family stems that are also common words or name software ("Step 1", "Megatron-LM"): a
 # headline's bare mention of these is no model family
 _AMBIGUOUS_FAMILIES = frozenset({"step", "ling", "yi", "phi", "arctic", "snowflake arctic",
@@ -858,38 +869,35 @@ class Checker:
         fk, pk_ = self.facts(f), self.facts(p)
         opened: list[str] = []
         differs: list[str] = []
-
-        def cond(name: str, qv, pv, match=lambda a, b: a == b, soft: bool = False) -> None:
-            if qv is None:
-                return
-            if pv is None:
-                opened.append(name)
-            elif not match(qv, pv):
-                (opened if soft else differs).append(name)
+        # each condition is read only where the claim states it (``_cond``: open where the
+        # figure leaves it unsaid): a claim states a few of ~30, and a report compares ~1M pairs
 
         # A subject carried from a paragraph, section or title (``inherited``) is a guess:
         # where it disagrees, the condition is open rather than different.
         soft = bool(f.inherited or p.inherited)
-        cond("model", fk.model, pk_.model, _model_match, soft)
-        if q.family and fk.model is None and pk_.model is not None:
+        if fk.model is not None:
+            _cond(opened, differs, "model", fk.model, pk_.model, _model_match, soft)
+        elif q.family and pk_.model is not None:
             pf = model_family(pk_.model)
             if pf is not None and pf != q.family:
                 differs.append("model")
-        hw = hardware_relation(fk.hw, pk_.hw)
-        if hw == "open":
-            opened.append("hardware")
-        elif hw == "bad":
-            (opened if soft else differs).append("hardware")
-        elif fk.hw and fk.hw[0] and pk_.hw and pk_.hw[0] is None:
-            # "2.4x on eight H200s" against a heading's "2.4x on H200": the count is the
-            # one the document gives that figure elsewhere (its table's "1 GPU" row), and
-            # open where the document measures that accelerator at several counts
-            told, measured = self.counts_in_doc(p)
-            if told and fk.hw[0] not in told:
-                differs.append("hardware count")
-            elif not told and len(measured) > 1:
-                opened.append("hardware count")
-        cond("engine", fk.engine, pk_.engine)
+        if fk.hw is not None:
+            hw = hardware_relation(fk.hw, pk_.hw)
+            if hw == "open":
+                opened.append("hardware")
+            elif hw == "bad":
+                (opened if soft else differs).append("hardware")
+            elif fk.hw[0] and pk_.hw and pk_.hw[0] is None:
+                # "2.4x on eight H200s" against a heading's "2.4x on H200": the count is the
+                # one the document gives that figure elsewhere (its table's "1 GPU" row), and
+                # open where the document measures that accelerator at several counts
+                told, measured = self.counts_in_doc(p)
+                if told and fk.hw[0] not in told:
+                    differs.append("hardware count")
+                elif not told and len(measured) > 1:
+                    opened.append("hardware count")
+        if fk.engine is not None:
+            _cond(opened, differs, "engine", fk.engine, pk_.engine)
         # a figure on a technique ("lookahead decoding") is only met by a figure on it: named
         # in its sentence, or in its document's title (a post about that technique)
         qt, pt = fk.technique, pk_.technique
@@ -912,19 +920,20 @@ class Checker:
                 opened.append(q.cause)
         if q.task:
             # "3.2x on summarization" is not met by the 3.2x its post reports for code completion
-            cond("task", q.task, self.task_of(p))
+            _cond(opened, differs, "task", q.task, self.task_of(p))
         if q.standing:
             # "our 726 Gbps beat Dell's peak" is not shown by "726 Gbps ... slightly below the
             # peak figures reported by Dell", nor by a figure set against nothing
-            cond("how it stands against what it is compared with", q.standing, self.said_of(p)[1])
+            _cond(opened, differs, "how it stands against what it is compared with",
+                  q.standing, self.said_of(p)[1])
         if q.setup:
             # "after expert tuning, 726 Gbps" is not shown by 726 Gbps of a default,
             # out-of-the-box configuration, nor by a figure whose text says not
-            cond("configuration", q.setup, self.setup_of(p)[0])
+            _cond(opened, differs, "configuration", q.setup, self.setup_of(p)[0])
         if q.backend:
             # "LMDeploy's TurboMind got 1.3x faster" is not shown by "LMDeploy PyTorchEngine
             # achieves 1.3x"; a figure whose sentence names no backend leaves it open
-            cond("backend", q.backend, self.setup_of(p)[2])
+            _cond(opened, differs, "backend", q.backend, self.setup_of(p)[2])
         if q.rows:
             # "a two-node system ran 125K" is not shown by a four-node system's 125K, nor a
             # closed-division claim by an open-division row
@@ -932,23 +941,28 @@ class Checker:
             for rc in ROW_CONDITIONS:
                 qv = q.rows.get(rc.name)
                 if qv is not None and (rc.name in said or rc.open_unstated(qv)):
-                    cond(rc.name, qv, said.get(rc.name))
+                    _cond(opened, differs, rc.name, qv, said.get(rc.name))
         if q.link and p.family == "bandwidth":
             # "800 Gbps of RDMA bandwidth" is not met by 5.3 TB/s of HBM
-            cond("what the bandwidth is of", q.link, self.said_of(p)[0])
-        cond("concurrency", f.concurrency, p.concurrency, same_setting)
-        cond("statistic", fk.statistic, pk_.statistic)
+            _cond(opened, differs, "what the bandwidth is of", q.link, self.said_of(p)[0])
+        if f.concurrency is not None:
+            _cond(opened, differs, "concurrency", f.concurrency, p.concurrency, same_setting)
+        if fk.statistic is not None:
+            _cond(opened, differs, "statistic", fk.statistic, pk_.statistic)
         # workload settings that change the number, where the claim states them
         for name, i, a in fk.stated:
-            cond(name, a, pk_.settings[i], same_setting)
-        cond("parallelism", fk.parallelism, pk_.parallelism)
-        cond("scenario", fk.scenario, pk_.scenario)
-        cond("precision", fk.dtype, pk_.dtype)
-        for name, a, b in (("phase", fk.phase, pk_.phase),
-                           ("token kind", fk.token_kind, pk_.token_kind)):
-            if a and b and a != b:
-                differs.append(name)
-        if phase_must_be_stated(f) and not pk_.phase and not (
+            _cond(opened, differs, name, a, pk_.settings[i], same_setting)
+        if fk.parallelism is not None:
+            _cond(opened, differs, "parallelism", fk.parallelism, pk_.parallelism)
+        if fk.scenario is not None:
+            _cond(opened, differs, "scenario", fk.scenario, pk_.scenario)
+        if fk.dtype is not None:
+            _cond(opened, differs, "precision", fk.dtype, pk_.dtype)
+        if fk.phase and pk_.phase and fk.phase != pk_.phase:
+            differs.append("phase")
+        if fk.token_kind and pk_.token_kind and fk.token_kind != pk_.token_kind:
+            differs.append("token kind")
+        if not pk_.phase and phase_must_be_stated(f) and not (
                 f.family in COMPARED_FAMILIES and fk.phase in ("prefill", "decode")
                 and self.lead_phase(p) == fk.phase):
             # a ratio that names no phase is of the phase its lead-in last names
@@ -975,27 +989,28 @@ class Checker:
             # a kernel's or engine's result is not met by the device's own peak
             opened.append("whose result it is")
         label = self.label_of(p) if f.family == "money" else None
-        cond("label", q.label, label)
+        if q.label is not None:
+            _cond(opened, differs, "label", q.label, label)
         # a comparison: what it is compared against, what it measures, which way it goes
         reversed_ = False
-        if f.family in COMPARED_FAMILIES and f.measures is None and p.measures is None:
-            # neither says what the ratio is of ("lifts cache hit rates 1.9x" against a
-            # bare "2x"): nothing shows they measure the same thing
-            opened.append("measured quantity")
-        if f.family in COMPARED_FAMILIES and f.engine and not f.baseline and p.baseline \
-                and _names_in(f.engine, p.baseline):
-            # "vLLM production-stack boosts throughput by 10x" is not met by "10x higher
-            # throughput than vLLM": the claim's engine is the figure's baseline
-            differs.append("baseline (the claim's engine is what the figure is compared with)")
-        for name, how in comparison_differs(f, p):
-            if how == "open":
-                opened.append(name)
-            elif how == "reversed":
-                reversed_ = True
-            elif how == "unstated":
-                differs.append(f"{name} (the claim states none)")
-            else:
-                differs.append(name)
+        if f.family in COMPARED_FAMILIES:
+            if f.measures is None and p.measures is None:
+                # neither says what the ratio is of ("lifts cache hit rates 1.9x" against a
+                # bare "2x"): nothing shows they measure the same thing
+                opened.append("measured quantity")
+            if f.engine and not f.baseline and p.baseline and _names_in(f.engine, p.baseline):
+                # "vLLM production-stack boosts throughput by 10x" is not met by "10x higher
+                # throughput than vLLM": the claim's engine is the figure's baseline
+                differs.append("baseline (the claim's engine is what the figure is compared with)")
+            for name, how in comparison_differs(f, p):
+                if how == "open":
+                    opened.append(name)
+                elif how == "reversed":
+                    reversed_ = True
+                elif how == "unstated":
+                    differs.append(f"{name} (the claim states none)")
+                else:
+                    differs.append(name)
         size = None
         ps = self.record.params_of(p)
         if ps is not None:
@@ -1018,12 +1033,15 @@ class Checker:
             meets = _reaches(f, p, fk.full[0])
             refutes = not meets
         else:
-            meets = consistent_bounds(fk.full, f.value, pk_.witness, p.value) and range_shown(f, p)
+            shown = consistent_bounds(fk.full, f.value, pk_.witness, p.value)
+            meets = shown and range_shown(f, p)
             if meets and (f.comparator or "=") == "=" and pk_.witness[0] > fk.full[0] * 1.000001:
                 # "2.3x" is not shown by a record that says "2x" or "more than 2x": it is
                 # rounded more coarsely than the claim
                 meets = False
-            refutes = not consistent_bounds(fk.full, f.value, pk_.full, p.value)
+            # a figure with no comparator shows what it states: the same test again
+            refutes = not (shown if pk_.full == pk_.witness
+                           else consistent_bounds(fk.full, f.value, pk_.full, p.value))
         return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
 
     # --- the verdict -------------------------------------------------------------------
