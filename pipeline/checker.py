@@ -60,6 +60,7 @@ PEAK_STATS = frozenset({"peak", "max", "maximum"})
 ACHIEVED_FAMILIES = frozenset({"compute", "bandwidth"})   # a device's peak, or a result
 MISMATCH_MIN_VALUE = 10.0
 MAX_EVIDENCE = 10
+_SUBJECT = frozenset({"model", "hardware", "engine"})   # a figure on another subject is not near
 RELATION_ORDER = ("supports", "contradicts", "partial", "label_mismatch", "mismatch", "context")
 
 _SIZE_AFTER = re.compile(r"^\s*\+?\s*(?:-?\s*param(?:eter)?s?\b|(?:[\w-]+\s+)?(?:models?|LLMs?)\b)",
@@ -722,6 +723,7 @@ class Checker:
         # report.verdicts.IndexedChecker._cross_family)
         self._all_primaries = self.primaries
         self._by_doc: dict[str, list[Claim]] | None = None
+        self._side: tuple | None = None     # compare's last query and what it reads of it
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
@@ -866,7 +868,12 @@ class Checker:
     def compare(self, q: Query, p: Claim) -> _Cmp:
         f = q.figure
         assert f is not None
-        fk, pk_ = self.facts(f), self.facts(p)
+        # the claim's side, worked out once per query (a query meets thousands of figures)
+        side = self._side
+        if side is None or side[0] is not q or side[1] is not f:
+            side = self._side = (q, f, self.facts(f), phase_must_be_stated(f))
+        fk, must_phase = side[2], side[3]
+        pk_ = self.facts(p)
         opened: list[str] = []
         differs: list[str] = []
         # each condition is read only where the claim states it (``_cond``: open where the
@@ -962,7 +969,7 @@ class Checker:
             differs.append("phase")
         if fk.token_kind and pk_.token_kind and fk.token_kind != pk_.token_kind:
             differs.append("token kind")
-        if not pk_.phase and phase_must_be_stated(f) and not (
+        if not pk_.phase and must_phase and not (
                 f.family in COMPARED_FAMILIES and fk.phase in ("prefill", "decode")
                 and self.lead_phase(p) == fk.phase):
             # a ratio that names no phase is of the phase its lead-in last names
@@ -1121,10 +1128,11 @@ class Checker:
             cands = [p for p in cands if scope_key(p.scope) is None]
         cmps = [self.compare(q, p) for p in cands]
         ev: list[tuple[str, _Cmp, str]] = []
-        supports = [c for c in cmps if c.exact and c.meets]
+        exact = [c for c in cmps if c.exact]
+        supports = [c for c in exact if c.meets]
         for c in supports:
             ev.append(("supports", c, "meets the claim"))
-        contra = self._contradicting(q, [c for c in cmps if c.exact])
+        contra = self._contradicting(q, exact)
         if not supports and not contra:
             # the same comparison, measured, going the other way: "2x slower than vLLM"
             # against a primary "2x faster than vLLM"
@@ -1190,8 +1198,7 @@ class Checker:
     def _near_one(self, q: Query, c: _Cmp) -> tuple[str, str] | None:
         """(relation, detail) of one figure near the claim, or None."""
         f = q.figure
-        subject_ok = {"model", "hardware", "engine"}
-        if c.exact or subject_ok & set(c.differs):
+        if c.exact or not _SUBJECT.isdisjoint(c.differs):
             return None
         if c.scope == "differs" and not c.differs and self._same_number(f, c.claim):
             return ("mismatch", f"has the same number, but "
