@@ -530,10 +530,15 @@ def judge_stored(checker: "Checker", c: Claim) -> Verdict:
 
 # --- comparing one primary figure with the claim ------------------------------------------
 
+_ASK = object()     # a _Cmp's model size not read yet
+
+
 @dataclass(slots=True)
 class _Cmp:
     claim: Claim
-    size: float | None
+    # the figure's model size (``size``); ``_ASK``: read from ``record`` when first asked
+    # (only the evidence shown names it: most of a check's ~4,000 comparisons never do)
+    _size: float | None | object
     open: list[str]        # conditions the claim states and the figure leaves open
     differs: list[str]     # conditions stated differently
     scope: str             # same | open | differs | free
@@ -541,6 +546,14 @@ class _Cmp:
     refutes: bool          # the figure rules the claim out
     label: str | None = None
     reversed: bool = False  # a comparison on the same things that goes the other way
+    record: Record | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def size(self) -> float | None:
+        if self._size is _ASK:
+            ps = self.record.params_of(self.claim)
+            self._size = ps[0] if ps is not None else None
+        return self._size
 
     @property
     def exact(self) -> bool:
@@ -1018,11 +1031,10 @@ class Checker:
                     differs.append(f"{name} (the claim states none)")
                 else:
                     differs.append(name)
-        size = None
-        ps = self.record.params_of(p)
-        if ps is not None:
-            size = ps[0]
+        size = _ASK
         if q.size is not None:
+            ps = self.record.params_of(p)
+            size = ps[0] if ps is not None else None
             if size is None:
                 opened.append("model size")
             elif not consistent(q.size, Figure(size, precision=_size_precision(ps))):
@@ -1049,7 +1061,8 @@ class Checker:
             # a figure with no comparator shows what it states: the same test again
             refutes = not (shown if pk_.full == pk_.witness
                            else consistent_bounds(fk.full, f.value, pk_.full, p.value))
-        return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
+        return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_,
+                    self.record)
 
     # --- the verdict -------------------------------------------------------------------
     def check(self, q: Query) -> Verdict:
