@@ -922,9 +922,12 @@ class Checker:
         # in its sentence, or in its document's title (a post about that technique)
         qt, pt = fk.technique, pk_.technique
         if qt and qt != pt:
-            d = self.record.doc(p)
-            if pt is not None or not _names_in(f.technique, d.title, d.path):
+            if pt is not None:
                 opened.append("technique")
+            else:
+                d = self.record.doc(p)
+                if not _names_in(f.technique, d.title, d.path):
+                    opened.append("technique")
         if q.subject_text:
             d = self.record.doc(p)
             if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path) \
