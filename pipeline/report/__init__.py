@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from pipeline.gcpause import freeze
+
 
 @dataclass
 class ReportFiles:
@@ -91,6 +93,7 @@ def run_jobs(jobs: list, workers: int = 1) -> None:
     helpers = [ctx.Process(target=take, daemon=True) for _ in range(min(workers, len(jobs)) - 1)]
     sys.stdout.flush()      # a forked process flushes what it inherits when it ends
     sys.stderr.flush()
+    freeze()                # what the pages read: out of the helpers' collections (gcpause)
     for h in helpers:
         h.start()
     try:
