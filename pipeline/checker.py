@@ -60,6 +60,7 @@ PEAK_STATS = frozenset({"peak", "max", "maximum"})
 ACHIEVED_FAMILIES = frozenset({"compute", "bandwidth"})   # a device's peak, or a result
 MISMATCH_MIN_VALUE = 10.0
 MAX_EVIDENCE = 10
+_SUBJECT = frozenset({"model", "hardware", "engine"})   # a figure on another subject is not near
 RELATION_ORDER = ("supports", "contradicts", "partial", "label_mismatch", "mismatch", "context")
 
 _SIZE_AFTER = re.compile(r"^\s*\+?\s*(?:-?\s*param(?:eter)?s?\b|(?:[\w-]+\s+)?(?:models?|LLMs?)\b)",
@@ -531,10 +532,15 @@ def judge_stored(checker: "Checker", c: Claim) -> Verdict:
 
 # --- comparing one primary figure with the claim ------------------------------------------
 
+_ASK = object()     # a _Cmp's model size not read yet
+
+
 @dataclass(slots=True)
 class _Cmp:
     claim: Claim
-    size: float | None
+    # the figure's model size (``size``); ``_ASK``: read from ``record`` when first asked
+    # (only the evidence shown names it: most of a check's ~4,000 comparisons never do)
+    _size: float | None | object
     open: list[str]        # conditions the claim states and the figure leaves open
     differs: list[str]     # conditions stated differently
     scope: str             # same | open | differs | free
@@ -542,6 +548,14 @@ class _Cmp:
     refutes: bool          # the figure rules the claim out
     label: str | None = None
     reversed: bool = False  # a comparison on the same things that goes the other way
+    record: Record | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def size(self) -> float | None:
+        if self._size is _ASK:
+            ps = self.record.params_of(self.claim)
+            self._size = ps[0] if ps is not None else None
+        return self._size
 
     @property
     def exact(self) -> bool:
@@ -577,6 +591,17 @@ def _model_match(q: str, p: str) -> bool:
     if not p.startswith(q + " "):
         return False
     return p[len(q) + 1:].split(" ", 1)[0] not in _siblings()
+
+
+def _cond(opened: list[str], differs: list[str], name: str, qv, pv, match=None,
+          soft: bool = False) -> None:
+    """One condition the claim states (``qv``, not None) against the figure's ``pv``: open
+    where the figure leaves it unsaid, else different unless ``match`` (default: equal)
+    holds; ``soft``: a disagreement is open too (a guessed subject)."""
+    if pv is None:
+        opened.append(name)
+    elif not (qv == pv if match is None else match(qv, pv)):
+        (opened if soft else differs).append(name)
 
 
 # family stems that are also common words or name software ("Step 1", "Megatron-LM"): a
@@ -713,6 +738,7 @@ class Checker:
         # report.verdicts.IndexedChecker._cross_family)
         self._all_primaries = self.primaries
         self._by_doc: dict[str, list[Claim]] | None = None
+        self._side: tuple | None = None     # compare's last query and what it reads of it
 
     def facts(self, c: Claim) -> _Facts:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
@@ -860,48 +886,53 @@ class Checker:
     def compare(self, q: Query, p: Claim) -> _Cmp:
         f = q.figure
         assert f is not None
-        fk, pk_ = self.facts(f), self.facts(p)
+        # the claim's side, worked out once per query (a query meets thousands of figures)
+        side = self._side
+        if side is None or side[0] is not q or side[1] is not f:
+            side = self._side = (q, f, self.facts(f), phase_must_be_stated(f))
+        fk, must_phase = side[2], side[3]
+        pk_ = self.facts(p)
         opened: list[str] = []
         differs: list[str] = []
-
-        def cond(name: str, qv, pv, match=lambda a, b: a == b, soft: bool = False) -> None:
-            if qv is None:
-                return
-            if pv is None:
-                opened.append(name)
-            elif not match(qv, pv):
-                (opened if soft else differs).append(name)
+        # each condition is read only where the claim states it (``_cond``: open where the
+        # figure leaves it unsaid): a claim states a few of ~30, and a report compares ~1M pairs
 
         # A subject carried from a paragraph, section or title (``inherited``) is a guess:
         # where it disagrees, the condition is open rather than different.
         soft = bool(f.inherited or p.inherited)
-        cond("model", fk.model, pk_.model, _model_match, soft)
-        if q.family and fk.model is None and pk_.model is not None:
+        if fk.model is not None:
+            _cond(opened, differs, "model", fk.model, pk_.model, _model_match, soft)
+        elif q.family and pk_.model is not None:
             pf = model_family(pk_.model)
             if pf is not None and pf != q.family:
                 differs.append("model")
-        hw = hardware_relation(fk.hw, pk_.hw)
-        if hw == "open":
-            opened.append("hardware")
-        elif hw == "bad":
-            (opened if soft else differs).append("hardware")
-        elif fk.hw and fk.hw[0] and pk_.hw and pk_.hw[0] is None:
-            # "2.4x on eight H200s" against a heading's "2.4x on H200": the count is the
-            # one the document gives that figure elsewhere (its table's "1 GPU" row), and
-            # open where the document measures that accelerator at several counts
-            told, measured = self.counts_in_doc(p)
-            if told and fk.hw[0] not in told:
-                differs.append("hardware count")
-            elif not told and len(measured) > 1:
-                opened.append("hardware count")
-        cond("engine", fk.engine, pk_.engine)
+        if fk.hw is not None:
+            hw = hardware_relation(fk.hw, pk_.hw)
+            if hw == "open":
+                opened.append("hardware")
+            elif hw == "bad":
+                (opened if soft else differs).append("hardware")
+            elif fk.hw[0] and pk_.hw and pk_.hw[0] is None:
+                # "2.4x on eight H200s" against a heading's "2.4x on H200": the count is the
+                # one the document gives that figure elsewhere (its table's "1 GPU" row), and
+                # open where the document measures that accelerator at several counts
+                told, measured = self.counts_in_doc(p)
+                if told and fk.hw[0] not in told:
+                    differs.append("hardware count")
+                elif not told and len(measured) > 1:
+                    opened.append("hardware count")
+        if fk.engine is not None:
+            _cond(opened, differs, "engine", fk.engine, pk_.engine)
         # a figure on a technique ("lookahead decoding") is only met by a figure on it: named
         # in its sentence, or in its document's title (a post about that technique)
         qt, pt = fk.technique, pk_.technique
         if qt and qt != pt:
-            d = self.record.doc(p)
-            if pt is not None or not _names_in(f.technique, d.title, d.path):
+            if pt is not None:
                 opened.append("technique")
+            else:
+                d = self.record.doc(p)
+                if not _names_in(f.technique, d.title, d.path):
+                    opened.append("technique")
         if q.subject_text:
             d = self.record.doc(p)
             if not _names_in(q.subject_text, p.sentence, d.title, d.publisher, d.path) \
@@ -917,19 +948,20 @@ class Checker:
                 opened.append(q.cause)
         if q.task:
             # "3.2x on summarization" is not met by the 3.2x its post reports for code completion
-            cond("task", q.task, self.task_of(p))
+            _cond(opened, differs, "task", q.task, self.task_of(p))
         if q.standing:
             # "our 726 Gbps beat Dell's peak" is not shown by "726 Gbps ... slightly below the
             # peak figures reported by Dell", nor by a figure set against nothing
-            cond("how it stands against what it is compared with", q.standing, self.said_of(p)[1])
+            _cond(opened, differs, "how it stands against what it is compared with",
+                  q.standing, self.said_of(p)[1])
         if q.setup:
             # "after expert tuning, 726 Gbps" is not shown by 726 Gbps of a default,
             # out-of-the-box configuration, nor by a figure whose text says not
-            cond("configuration", q.setup, self.setup_of(p)[0])
+            _cond(opened, differs, "configuration", q.setup, self.setup_of(p)[0])
         if q.backend:
             # "LMDeploy's TurboMind got 1.3x faster" is not shown by "LMDeploy PyTorchEngine
             # achieves 1.3x"; a figure whose sentence names no backend leaves it open
-            cond("backend", q.backend, self.setup_of(p)[2])
+            _cond(opened, differs, "backend", q.backend, self.setup_of(p)[2])
         if q.version:
             # "SGLang's v0.3 made it 3x faster" is not shown by "SGLang v0.1: 3x faster"; a
             # figure whose text names no release is not held against it
@@ -943,23 +975,28 @@ class Checker:
             for rc in ROW_CONDITIONS:
                 qv = q.rows.get(rc.name)
                 if qv is not None and (rc.name in said or rc.open_unstated(qv)):
-                    cond(rc.name, qv, said.get(rc.name))
+                    _cond(opened, differs, rc.name, qv, said.get(rc.name))
         if q.link and p.family == "bandwidth":
             # "800 Gbps of RDMA bandwidth" is not met by 5.3 TB/s of HBM
-            cond("what the bandwidth is of", q.link, self.said_of(p)[0])
-        cond("concurrency", f.concurrency, p.concurrency, same_setting)
-        cond("statistic", fk.statistic, pk_.statistic)
+            _cond(opened, differs, "what the bandwidth is of", q.link, self.said_of(p)[0])
+        if f.concurrency is not None:
+            _cond(opened, differs, "concurrency", f.concurrency, p.concurrency, same_setting)
+        if fk.statistic is not None:
+            _cond(opened, differs, "statistic", fk.statistic, pk_.statistic)
         # workload settings that change the number, where the claim states them
         for name, i, a in fk.stated:
-            cond(name, a, pk_.settings[i], same_setting)
-        cond("parallelism", fk.parallelism, pk_.parallelism)
-        cond("scenario", fk.scenario, pk_.scenario)
-        cond("precision", fk.dtype, pk_.dtype)
-        for name, a, b in (("phase", fk.phase, pk_.phase),
-                           ("token kind", fk.token_kind, pk_.token_kind)):
-            if a and b and a != b:
-                differs.append(name)
-        if phase_must_be_stated(f) and not pk_.phase and not (
+            _cond(opened, differs, name, a, pk_.settings[i], same_setting)
+        if fk.parallelism is not None:
+            _cond(opened, differs, "parallelism", fk.parallelism, pk_.parallelism)
+        if fk.scenario is not None:
+            _cond(opened, differs, "scenario", fk.scenario, pk_.scenario)
+        if fk.dtype is not None:
+            _cond(opened, differs, "precision", fk.dtype, pk_.dtype)
+        if fk.phase and pk_.phase and fk.phase != pk_.phase:
+            differs.append("phase")
+        if fk.token_kind and pk_.token_kind and fk.token_kind != pk_.token_kind:
+            differs.append("token kind")
+        if not pk_.phase and must_phase and not (
                 f.family in COMPARED_FAMILIES and fk.phase in ("prefill", "decode")
                 and self.lead_phase(p) == fk.phase):
             # a ratio that names no phase is of the phase its lead-in last names
@@ -986,32 +1023,32 @@ class Checker:
             # a kernel's or engine's result is not met by the device's own peak
             opened.append("whose result it is")
         label = self.label_of(p) if f.family == "money" else None
-        cond("label", q.label, label)
+        if q.label is not None:
+            _cond(opened, differs, "label", q.label, label)
         # a comparison: what it is compared against, what it measures, which way it goes
         reversed_ = False
-        if f.family in COMPARED_FAMILIES and f.measures is None and p.measures is None:
-            # neither says what the ratio is of ("lifts cache hit rates 1.9x" against a
-            # bare "2x"): nothing shows they measure the same thing
-            opened.append("measured quantity")
-        if f.family in COMPARED_FAMILIES and f.engine and not f.baseline and p.baseline \
-                and _names_in(f.engine, p.baseline):
-            # "vLLM production-stack boosts throughput by 10x" is not met by "10x higher
-            # throughput than vLLM": the claim's engine is the figure's baseline
-            differs.append("baseline (the claim's engine is what the figure is compared with)")
-        for name, how in comparison_differs(f, p):
-            if how == "open":
-                opened.append(name)
-            elif how == "reversed":
-                reversed_ = True
-            elif how == "unstated":
-                differs.append(f"{name} (the claim states none)")
-            else:
-                differs.append(name)
-        size = None
-        ps = self.record.params_of(p)
-        if ps is not None:
-            size = ps[0]
+        if f.family in COMPARED_FAMILIES:
+            if f.measures is None and p.measures is None:
+                # neither says what the ratio is of ("lifts cache hit rates 1.9x" against a
+                # bare "2x"): nothing shows they measure the same thing
+                opened.append("measured quantity")
+            if f.engine and not f.baseline and p.baseline and _names_in(f.engine, p.baseline):
+                # "vLLM production-stack boosts throughput by 10x" is not met by "10x higher
+                # throughput than vLLM": the claim's engine is the figure's baseline
+                differs.append("baseline (the claim's engine is what the figure is compared with)")
+            for name, how in comparison_differs(f, p):
+                if how == "open":
+                    opened.append(name)
+                elif how == "reversed":
+                    reversed_ = True
+                elif how == "unstated":
+                    differs.append(f"{name} (the claim states none)")
+                else:
+                    differs.append(name)
+        size = _ASK
         if q.size is not None:
+            ps = self.record.params_of(p)
+            size = ps[0] if ps is not None else None
             if size is None:
                 opened.append("model size")
             elif not consistent(q.size, Figure(size, precision=_size_precision(ps))):
@@ -1029,13 +1066,17 @@ class Checker:
             meets = _reaches(f, p, fk.full[0])
             refutes = not meets
         else:
-            meets = consistent_bounds(fk.full, f.value, pk_.witness, p.value) and range_shown(f, p)
+            shown = consistent_bounds(fk.full, f.value, pk_.witness, p.value)
+            meets = shown and range_shown(f, p)
             if meets and (f.comparator or "=") == "=" and pk_.witness[0] > fk.full[0] * 1.000001:
                 # "2.3x" is not shown by a record that says "2x" or "more than 2x": it is
                 # rounded more coarsely than the claim
                 meets = False
-            refutes = not consistent_bounds(fk.full, f.value, pk_.full, p.value)
-        return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_)
+            # a figure with no comparator shows what it states: the same test again
+            refutes = not (shown if pk_.full == pk_.witness
+                           else consistent_bounds(fk.full, f.value, pk_.full, p.value))
+        return _Cmp(p, size, opened, differs, scope, meets, refutes, label, reversed_,
+                    self.record)
 
     # --- the verdict -------------------------------------------------------------------
     def check(self, q: Query) -> Verdict:
@@ -1114,10 +1155,11 @@ class Checker:
             cands = [p for p in cands if scope_key(p.scope) is None]
         cmps = [self.compare(q, p) for p in cands]
         ev: list[tuple[str, _Cmp, str]] = []
-        supports = [c for c in cmps if c.exact and c.meets]
+        exact = [c for c in cmps if c.exact]
+        supports = [c for c in exact if c.meets]
         for c in supports:
             ev.append(("supports", c, "meets the claim"))
-        contra = self._contradicting(q, [c for c in cmps if c.exact])
+        contra = self._contradicting(q, exact)
         if not supports and not contra:
             # the same comparison, measured, going the other way: "2x slower than vLLM"
             # against a primary "2x faster than vLLM"
@@ -1183,8 +1225,7 @@ class Checker:
     def _near_one(self, q: Query, c: _Cmp) -> tuple[str, str] | None:
         """(relation, detail) of one figure near the claim, or None."""
         f = q.figure
-        subject_ok = {"model", "hardware", "engine"}
-        if c.exact or subject_ok & set(c.differs):
+        if c.exact or not _SUBJECT.isdisjoint(c.differs):
             return None
         if c.scope == "differs" and not c.differs and self._same_number(f, c.claim):
             return ("mismatch", f"has the same number, but "

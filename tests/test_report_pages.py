@@ -257,3 +257,49 @@ def test_pages_are_the_same_whether_checked_here_or_in_workers(tmp_path):
     for a in [one.html, one.md, *one.pages]:
         assert text(a) == text(tmp_path / "two" / a.relative_to(tmp_path / "one"))
     assert "1,500" in one.html.read_text()
+
+
+def test_links_to_a_cluster_reach_the_part_that_holds_it(tmp_path, monkeypatch):
+    """A model page's items are laid out once to cut the page into parts, and again only
+    where a cluster moved to a later part since: every link to a cluster, written by one
+    process or shared among two, lands on the part whose page holds it."""
+    import pipeline.report as report
+
+    rec = synthetic(30)
+    ids = sorted(rec.claims)
+    rec.clusters = {k: f"k{i:03d}" for i, k in enumerate(ids)}
+    # conflicts between clusters: their rows link to the clusters, on whichever part
+    rec.links = [Link(a, b, "conflicts", False, "values differ") for a, b in zip(ids, ids[1:])]
+    monkeypatch.setattr(report, "PART_BYTES", 4000)
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        files = write_report(rec, out, workers=workers)
+        checked = 0
+        for page in files.pages:
+            if page.suffix != ".html":
+                continue
+            for target, anchor in re.findall(r'href="([\w.-]+\.html)#(k\d+)"', page.read_text()):
+                assert f'id="{anchor}"' in (out / "pages" / target).read_text(), (page, target)
+                checked += 1
+        assert checked >= 30
+    for a in (tmp_path / "w1" / "pages").iterdir():
+        assert re.sub(r"\d{4}-\d\d-\d\d[ T][\d:.]+", "TS", a.read_text()) == \
+            re.sub(r"\d{4}-\d\d-\d\d[ T][\d:.]+", "TS", (tmp_path / "w2" / "pages" / a.name).read_text())
+
+
+def test_page_jobs_run_once_each_and_a_failure_is_raised(tmp_path):
+    from pipeline.report import run_jobs
+
+    def job(i):
+        def write():
+            with open(tmp_path / f"{i}.txt", "a") as fh:
+                fh.write("x")
+        return write
+
+    run_jobs([job(i) for i in range(50)], workers=2)
+    assert sorted(p.read_text() for p in tmp_path.iterdir()) == ["x"] * 50
+
+    def boom():
+        raise ValueError("no disk")
+    with pytest.raises((ValueError, RuntimeError)):
+        run_jobs([boom] * 4, workers=2)

@@ -16,10 +16,15 @@ html.py and markdown.py only lay out; pages.py names the files and links them.
 """
 from __future__ import annotations
 
+import multiprocessing as mp
 import re
+import sys
 import threading
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+
+from pipeline.gcpause import freeze
 
 
 @dataclass
@@ -58,6 +63,47 @@ def split_parts(sizes: list[int], budget: int = PART_BYTES) -> list[range]:
 
 def _first(blocks: list[tuple[str, object]], sid: str) -> int:
     return next(i for i, (k, _) in enumerate(blocks) if k == sid)
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def run_jobs(jobs: list, workers: int = 1) -> None:
+    """Call every job (pages to write): in this process, or shared with ``workers - 1``
+    forked processes that inherit what the jobs read. Each process takes the next job not
+    yet taken, so the largest first keep the processes evenly busy; what a job writes does
+    not depend on which process runs it."""
+    if workers <= 1 or len(jobs) < 2 or "fork" not in mp.get_all_start_methods():
+        for job in jobs:
+            job()
+        return
+    ctx = mp.get_context("fork")
+    taken = ctx.Value("q", 0)
+
+    def take() -> None:
+        while True:
+            with taken.get_lock():
+                i = taken.value
+                taken.value = i + 1
+            if i >= len(jobs):
+                return
+            jobs[i]()
+
+    helpers = [ctx.Process(target=take, daemon=True) for _ in range(min(workers, len(jobs)) - 1)]
+    sys.stdout.flush()      # a forked process flushes what it inherits when it ends
+    sys.stderr.flush()
+    freeze()                # what the pages read: out of the helpers' collections (gcpause)
+    for h in helpers:
+        h.start()
+    try:
+        take()
+    finally:
+        for h in helpers:
+            h.join()
+    failed = [h.exitcode for h in helpers if h.exitcode != 0]
+    if failed:
+        raise RuntimeError(f"a process writing the report's pages failed (exit {failed[0]})")
 
 
 def _clear(pages_dir: Path) -> None:
@@ -101,41 +147,56 @@ def write_report(record, out_dir: str | Path, scope=None, workers: int = 1) -> R
     # each model page's items (clusters with their graphs, conflicts, ...), cut into parts
     # of a few MB; a cluster's address is the part that holds it
     plan = []
+    moves = 0           # clusters sent to a later part so far (their links change)
     for g in data.groups:
         arts = [html.cluster_article(cv, None, graphs[cv.id]) for cv in g.clusters]
         blocks = html.group_blocks(g, hidx.inside(), arts)
+        seen = moves
         runs = split_parts([len(h.encode("utf-8")) for _, h in blocks], PART_BYTES)
         slugs = [g.slug] + [f"{g.slug}-{k + 1}" for k in range(1, len(runs))]
         for slug, run in zip(slugs, runs):
             for i in run:
                 if blocks[i][0] == "clusters":
                     cid = g.clusters[i - _first(blocks, "clusters")].id
+                    if hidx.clusters.get(cid) != slug:
+                        moves += 1
                     hidx.clusters[cid] = midx.clusters[cid] = slug
-        plan.append((g, arts, runs, slugs))
+        plan.append([g, arts, runs, slugs, blocks, seen])
+    for step in plan:   # blocks written before a cluster moved are laid out again
+        if step[5] != moves:
+            step[4] = None
     files = ReportFiles(out / "report.html", out / "report.md")
     files.html.write_text(html.render(data, hidx), encoding="utf-8")
     files.md.write_text(markdown.render(data, midx), encoding="utf-8")
     hin, min_ = hidx.inside(), midx.inside()
 
-    def write(path: Path, text: str) -> None:
-        path.write_text(text, encoding="utf-8")
-        files.pages.append(path)
-
-    for g, arts, runs, slugs in plan:
-        hb = html.group_blocks(g, hin, arts)            # again: links to the final parts
+    def group_pages(g, arts, runs, slugs, blocks) -> None:
+        # links to the final parts (the blocks above hold them where nothing moved since)
+        hb = blocks if blocks is not None else html.group_blocks(g, hin, arts)
         mb = markdown.group_blocks(g, min_)
         for k, (slug, run) in enumerate(zip(slugs, runs)):
-            write(pages_dir / f"{slug}.html",
-                  html.render_group(data, g, hin, [hb[i] for i in run], k,
-                                    [s + ".html" for s in slugs]))
-            write(pages_dir / f"{slug}.md",
-                  markdown.render_group(data, g, min_, [mb[i] for i in run], k,
-                                        [s + ".md" for s in slugs]))
+            _write(pages_dir / f"{slug}.html",
+                   html.render_group(data, g, hin, [hb[i] for i in run], k,
+                                     [s + ".html" for s in slugs]))
+            _write(pages_dir / f"{slug}.md",
+                   markdown.render_group(data, g, min_, [mb[i] for i in run], k,
+                                         [s + ".md" for s in slugs]))
+
+    def doc_pages(d, figs, slug) -> None:
+        _write(pages_dir / f"{slug}.html", html.render_doc(data, d, figs, hin))
+        _write(pages_dir / f"{slug}.md", markdown.render_doc(data, d, figs, min_))
+
+    jobs = []
+    for g, arts, runs, slugs, blocks, _ in plan:
+        files.pages += [pages_dir / f"{slug}{ext}" for slug in slugs for ext in (".html", ".md")]
+        jobs.append((sum(len(a) for a in arts) + 2000 * len(g.secondary),
+                     partial(group_pages, g, arts, runs, slugs, blocks)))
     for d, figs in data.documents:
         slug = hidx.docs[d.id]
-        write(pages_dir / f"{slug}.html", html.render_doc(data, d, figs, hin))
-        write(pages_dir / f"{slug}.md", markdown.render_doc(data, d, figs, min_))
+        files.pages += [pages_dir / f"{slug}.html", pages_dir / f"{slug}.md"]
+        jobs.append((1000 * len(figs), partial(doc_pages, d, figs, slug)))
+    run_jobs([job for _, job in sorted(jobs, key=lambda t: -t[0])], workers)
     return files
 
 
-__all__ = ["ReportFiles", "split_parts", "write_report"]
+__all__ = ["ReportFiles", "run_jobs", "split_parts", "write_report"]

@@ -180,7 +180,6 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
     def inside(k: str) -> bool:
         return chosen is None or k in chosen
 
-    figs = {k: _fig(record, c) for k, c in record.claims.items()}
     docs = sorted((d for d in record.docs.values()
                    if chosen_docs is None or d.id in chosen_docs), key=lambda d: d.order_key())
 
@@ -192,6 +191,8 @@ def gather(record: Record, with_charts: bool = True, scope: Scope | None = None,
                 for c in sorted(by_doc.get(d.id, []), key=lambda c: c.start)
                 if inside(c.id) and record.active(c)]
     judging = Judging(record, to_check, workers)
+    # what the pages show of each figure: made while the checks run (after the fork)
+    figs = {k: _fig(record, c) for k, c in record.claims.items()}
     in_scope = [c for c in record.claims.values() if inside(c.id)]
     charts = None
     if with_charts:
