@@ -61,7 +61,8 @@ _UNIT_LINE_RE = re.compile(r"(?i)^\W{0,4}(?:units?\b|all\s+(?:figures|numbers|va
 
 def with_unit_lines(text: str, tables: list[Table]) -> list[Table]:
     """Append to each table's caption a "Unit: ..." line just below it (within two lines),
-    where a table may state the unit of all its cells."""
+    where a table may state the unit of all its cells; and give each table the prose of
+    its section before it (``section_prose``), where the unit may be stated instead."""
     for t in tables:
         after = text[t.end:t.end + 400].lstrip("\n").split("\n", 2)
         for line in after[:2]:
@@ -69,10 +70,34 @@ def with_unit_lines(text: str, tables: list[Table]) -> list[Table]:
                 if _UNIT_LINE_RE.match(clean(line)):
                     t.caption = f"{t.caption} {clean(line)}".strip()
                 break
+        if not t.prose:
+            t.prose = section_prose(text, t.start)
     return tables
 
 
 _SETUP_LIST_RE = re.compile(r"(?:[-*•+] [^\n]*(?:\n|$))+$")
+# a heading underlined (perhaps overlined too) with one punctuation character repeated, as
+# reStructuredText and Markdown's setext headings write them ("Results" over "=======")
+_UNDERLINED_RE = re.compile(r"(?m)^[ \t]*(\w[^\n|]*?)[ \t]*\n[ \t]*([=\-~^\"'`#*+:._])\2{2,}[ \t]*$")
+SECTION_CHARS = 12_000   # how far back a table's section prose is looked for
+PROSE_CHARS = 2_000      # and how much of it is kept, nearest the table
+
+
+def last_heading(window: str) -> tuple[str, int]:
+    """The last heading in ``window`` (Markdown "# ...", or a line underlined with a
+    repeated punctuation character, as reStructuredText and setext write them) and the
+    offset just after it; ("", 0) without one."""
+    best: tuple[str, int] = ("", 0)
+    for m in _HEADING_RE.finditer(window):
+        best = (m.group(1), m.end())
+    for m in _UNDERLINED_RE.finditer(window, max(0, best[1] - 1)):
+        best = (m.group(1), m.end())
+    return clean(best[0]), best[1]
+
+
+def _is_prose(p: str) -> bool:
+    """A paragraph of sentences, not rows, rules or code."""
+    return p[-1:] in ".:!?)" and len(p.split()) >= 5 and not p.startswith(("|", "`", "<", "=", "+"))
 
 
 def context_before(text: str, table_start: int) -> str:
@@ -80,17 +105,25 @@ def context_before(text: str, table_start: int) -> str:
     characters), where a table's subject is often named."""
     lo = max(0, table_start - 3000)
     window = text[lo:table_start]
-    heads = list(_HEADING_RE.finditer(window))
-    heading = clean(heads[-1].group(1)) if heads else ""
-    paras = [p.strip() for p in window[heads[-1].end() if heads else 0:].split("\n\n") if p.strip()]
-    # the last paragraph of prose: sentences, not rows, rules or code
-    is_prose = [p[-1:] in ".:!?)" and len(p.split()) >= 5 and not p.startswith(("|", "`", "<", "=")) for p in paras]
+    heading, after = last_heading(window)
+    paras = [p.strip() for p in window[after:].split("\n\n") if p.strip()]
+    is_prose = [_is_prose(p) for p in paras]
     last = max((i for i, ok in enumerate(is_prose) if ok), default=-1)
     para = clean(paras[last])[-CONTEXT_CHARS:] if last >= 0 else ""
     # a setup list between that paragraph and the table ("- GPU: RTX 4090", "- Batch: 1")
     # states the conditions of every row
     setup = [clean(p)[-CONTEXT_CHARS:] for p in paras[last + 1:] if _SETUP_LIST_RE.match(p)]
     return " ".join(x for x in (heading, para, *setup) if x)
+
+
+def section_prose(text: str, table_start: int) -> str:
+    """The paragraphs of prose of the table's section before it (from its heading, tables
+    and lists left out), nearest the table kept: where a unit for the whole table may
+    be stated ("we report the inference speed (tokens/s)")."""
+    window = text[max(0, table_start - SECTION_CHARS):table_start]
+    _, after = last_heading(window)
+    paras = [" ".join(p.split()) for p in window[after:].split("\n\n") if _is_prose(p.strip())]
+    return " ".join(paras)[-PROSE_CHARS:]
 
 
 def join_header(rows: list[list[str]], ncols: int, spanning: bool = True) -> list[str]:
