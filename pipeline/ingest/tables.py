@@ -102,8 +102,9 @@ def _is_prose(p: str) -> bool:
 
 def context_before(text: str, table_start: int) -> str:
     """The last heading and the last paragraph before the table (a few hundred
-    characters), where a table's subject is often named."""
-    lo = max(0, table_start - 3000)
+    characters), where a table's subject is often named; in a section of several tables,
+    the paragraph above the first of them (tables are no paragraphs)."""
+    lo = max(0, table_start - SECTION_CHARS)
     window = text[lo:table_start]
     heading, after = last_heading(window)
     paras = [p.strip() for p in window[after:].split("\n\n") if p.strip()]
