@@ -392,7 +392,7 @@ def prepare_tables(tables: list[Table], typer: HeaderTyper) -> list[Table]:
     turned on their side."""
     out = []
     for t in tables:
-        t = split_pair_columns(units_from_prose(t, typer), typer)
+        t = split_pair_columns(units_in_cells(units_from_prose(t, typer), typer), typer)
         out.append(_transpose(t) if is_transposed(t, typer) else t)
     return out
 
@@ -440,6 +440,34 @@ def units_from_prose(table: Table, typer: HeaderTyper) -> Table:
     if header == table.header:
         return table
     return replace(table, header=header)
+
+
+_UNIT_CELL_RE = re.compile(r"^\s*[~<>]?\d[\d,]*(?:\.\d+)?\s*([A-Za-z][A-Za-z/]{1,11})\s*$")
+
+
+def units_in_cells(table: Table, typer: HeaderTyper) -> Table:
+    """``table`` with a column whose header reads as the model's ("Model size") but whose
+    every cell writes one unit of a measured quantity ("110MB", "374MB") typed by that
+    unit: "Model size (MB)" holds figures, not the row's model. A one-letter magnitude
+    ("7B", "70B") is a model's size in parameters, no unit, and leaves the column as it
+    is. (In other columns a cell's own unit makes it a figure already.)"""
+    header = list(table.header)
+    for j, h in enumerate(header):
+        if not h or j == _label_col(table) or typer.unit_of(h) is not None:
+            continue
+        col = typer.column(h)
+        if col.kind != "ident" or col.field != "model":
+            continue   # elsewhere a cell's own unit makes it a figure already
+        texts = [clean(c.text) for r in table.rows for c in r.cells if c.col == j]
+        texts = [x for x in texts if not _BLANK_CELL_RE.match(x)]
+        units = {m.group(1) if m else None for m in map(_UNIT_CELL_RE.match, texts)}
+        if len(texts) < 2 or len(units) != 1 or None in units:
+            continue
+        unit = units.pop()
+        hit = typer.unit_of(f"({unit})")
+        if hit is not None and hit.entry.family in _MEASURED and hit.entry.family not in ("ratio", "percent"):
+            header[j] = f"{h} ({unit})"
+    return table if header == table.header else replace(table, header=header)
 
 
 # ---------------------------------------------------------------------- two figures a cell

@@ -470,6 +470,7 @@ _THEAD_RE = re.compile(r"<thead\b[^>]*>.*?</thead\s*>", re.S | re.I)
 _TR_RE = re.compile(r"<tr\b[^>]*>(.*?)(?=</tr\s*>|<tr\b|$)", re.S | re.I)
 _CELL_RE = re.compile(r"<(td|th)\b([^>]*)>(.*?)(?=</t[dh]\s*>|<t[dh]\b|$)", re.S | re.I)
 _COLSPAN_RE = re.compile(r"colspan\s*=\s*[\"']?(\d+)", re.I)
+_ROWSPAN_RE = re.compile(r"rowspan\s*=\s*[\"']?(\d+)", re.I)
 _LEAD_TAG_RE = re.compile(r"\s*(?:<[^>]*>\s*)*")
 _TRAIL_TAG_RE = re.compile(r"(?:\s*<[^>]*>)*\s*$")
 _SCATTERED_RE = re.compile(r"(?:^|\s)\S(?:\s\S){3,}(?:\s|$)")
@@ -507,18 +508,27 @@ def html_source_tables(text: str) -> list[Table]:
             continue
         heads = [h.span() for h in _THEAD_RE.finditer(text, m.start(1), m.end(1))]
         rows: list[tuple[bool, Row]] = []
+        below: dict[int, int] = {}   # column -> rows a cell above still spans (rowspan)
         for tr in _TR_RE.finditer(text, m.start(1), m.end(1)):
             cells, col, all_th = [], 0, True
+            taken = {k for k, n in below.items() if n > 0}
             for cm in _CELL_RE.finditer(text, tr.start(1), tr.end(1)):
+                while col in taken:
+                    col += 1   # under a cell of a row above that spans this one
                 all_th = all_th and cm.group(1).lower() == "th"
                 span = _COLSPAN_RE.search(cm.group(2))
                 width = max(1, min(int(span.group(1)), 50)) if span else 1
+                down = _ROWSPAN_RE.search(cm.group(2))
+                if down and int(down.group(1)) > 1:
+                    for k in range(col, col + width):
+                        below[k] = min(int(down.group(1)), 1000)
                 a, b = cm.span(3)
                 a = _LEAD_TAG_RE.match(text, a, b).end()
                 b = a + len(_TRAIL_TAG_RE.sub("", text[a:b]))
                 if b > a:
                     cells.append(Cell(a, b, col, text[a:b]))
                 col += width
+            below = {k: n - 1 for k, n in below.items() if n > 1}
             if cells:
                 in_head = any(hs <= tr.start() < he for hs, he in heads)
                 rows.append((in_head or all_th, Row(tr.start(), tr.end(), cells)))
