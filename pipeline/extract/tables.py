@@ -426,11 +426,12 @@ def units_from_prose(table: Table, typer: HeaderTyper) -> Table:
     if not pairs:
         return table
     header = list(table.header)
+    lab = _label_col(table)
     for j, h in enumerate(header):
         if not h or typer.unit_of(h) is not None:
             continue
         col = typer.column(h)
-        if col.kind not in ("label", "figure") or j == _label_col(table):
+        if col.kind not in ("label", "figure") or j == lab:
             continue
         words = {_stem(w) for w in _HEADER_WORD_RE.findall(_BRACKETS_RE.sub(" ", h))}
         for names, unit, hit in reversed(pairs):
@@ -452,8 +453,9 @@ def units_in_cells(table: Table, typer: HeaderTyper) -> Table:
     ("7B", "70B") is a model's size in parameters, no unit, and leaves the column as it
     is. (In other columns a cell's own unit makes it a figure already.)"""
     header = list(table.header)
+    lab = _label_col(table)
     for j, h in enumerate(header):
-        if not h or j == _label_col(table) or typer.unit_of(h) is not None:
+        if not h or j == lab or typer.unit_of(h) is not None:
             continue
         col = typer.column(h)
         if col.kind != "ident" or col.field != "model":

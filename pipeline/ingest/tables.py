@@ -11,6 +11,11 @@ converters leave are understood too: a caption row and a second header row each 
 their own separator, a spanning header cell followed by empty ones, and a second header
 row under the separator (a first cell left empty, no digits: "| | per user | per GPU |").
 
+reStructuredText tables: grid tables (``+---+`` borders, ``+===+`` under the header; the
+lines between two borders are one row) and simple tables (``===  ===`` rules; each column
+runs from its rule's first ``=`` to the next column's), read from their rules so a cell
+keeps its inner spaces and its exact span.
+
 Whitespace tables: at least three consecutive lines (a header line and two or more rows)
 whose columns are separated by gaps of two or more spaces (or tabs) that line up across
 all of them. This is what plain-text notes and PDF text laid out by position look like.
