@@ -86,10 +86,10 @@ def grid(heads, rows) -> str:
     return "\n".join(out)
 
 
-def simple(heads, rows) -> str:
+def simple(heads, rows, gap: str = " ") -> str:
     w = _widths([heads] + rows)
-    rule = " ".join("=" * n for n in w)
-    line = lambda cs: " ".join(c.ljust(n) for c, n in zip(cs, w)).rstrip()  # noqa: E731
+    rule = gap.join("=" * n for n in w)
+    line = lambda cs: gap.join(c.ljust(n) for c, n in zip(cs, w)).rstrip()  # noqa: E731
     return "\n".join([rule, line(heads), rule] + [line(r) for r in rows] + [rule])
 
 
@@ -103,6 +103,7 @@ LAYOUTS = {
                                text=f"# {TITLE}\n\n{INTRO}\n\n{SETUP}\n\n-  Results:\n\n{pipe(HEADS, f.cells())}\n"),
     "rst grid": lambda f: ingest_bytes(rst_page(grid(HEADS, f.cells())).encode(), "bench.rst"),
     "rst simple": lambda f: ingest_bytes(rst_page(simple(HEADS, f.cells())).encode(), "bench.rst"),
+    "rst simple, wide gaps": lambda f: ingest_bytes(rst_page(simple(HEADS, f.cells(), "   ")).encode(), "bench.rst"),
 }
 
 

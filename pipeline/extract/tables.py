@@ -856,12 +856,15 @@ def settings_in_words(table: Table, row: Row, cell: Cell, typer: HeaderTyper,
             n = cond.gpu_count(text)
             if n is not None:
                 got["hw_count"] = n
-            if part is header:
-                tech = technique_in(text, typer.v)
-                if tech:
-                    got["technique"] = tech
         for k, v in got.items():
             near.setdefault(k, v)
+    if header:
+        # the technique the cell's column header names ("Speed (without FA2)")
+        tech = memo.get(("technique", header), "")
+        if tech == "":
+            tech = memo[("technique", header)] = technique_in(clean(header), typer.v)
+        if tech:
+            near.setdefault("technique", tech)
     far: dict = {}
     for part in (table.caption, table.context):
         got = memo.get(("far", part))

@@ -816,6 +816,7 @@ def grid_tables(text: str) -> list[Table]:
 _SIMPLE_RULE_RE = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*")
 _SPAN_RULE_RE = re.compile(r"[ \t]*-+(?:[ \t]+-+)*[ \t]*")
 _RUN_RE = re.compile(r"=+|-+")
+_RULE_GAP_RE = re.compile(r"==[ \t]+==")
 
 
 def _simple_line_cells(text: str, ls: int, le: int, cols: list[tuple[int, int]]) -> list[Piece]:
@@ -837,7 +838,7 @@ def simple_tables(text: str) -> list[Table]:
     column is blank goes on with the row above (its pieces are cells of their columns);
     a "-" rule under a header line spans that line's cells over the columns it covers;
     blank lines in the body separate nothing."""
-    if "= =" not in text and "=  =" not in text and "=\t" not in text:
+    if not _RULE_GAP_RE.search(text):
         return []
     lines = _lines_of(text)
     tables: list[Table] = []
