@@ -477,6 +477,7 @@ _PAIR_CELL_RE = re.compile(r"^\s*([~<>]?\d[\d,]*(?:\.\d+)?)\s*/\s*([~<>]?\d[\d,]
 # "w/wo FA2", "with/without FA2", "w/ and w/o FA2": the two figures are with and without it
 _WITH_WITHOUT_RE = re.compile(r"(?i)\b(?:w|with)\s*/?\s*(?:and\s+|/\s*)?(?:w/o|wo|without)\b\.?\s*([^()\[\]/,]*)")
 _BLANK_CELL_RE = re.compile(r"^\W*(?:n/?a|oom|tbd)?\W*$", re.I)
+_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2}")
 MIN_PAIR_SHARE = 0.8   # of a column's cells with a number, how many hold two for a split
 
 
@@ -495,7 +496,7 @@ def pair_headers(header: str, typer: HeaderTyper) -> tuple[str, str] | None:
     units = "".join(x.group(0) for x in _BRACKETS_RE.finditer(header))
     core = _BRACKETS_RE.sub("", header).strip()
     parts = [p.strip() for p in core.split("/")]
-    if len(parts) != 2 or not all(_HEADER_WORD_RE.search(p) or re.search(r"[A-Za-z]{2}", p) for p in parts):
+    if len(parts) != 2 or not all(_TWO_LETTERS_RE.search(p) for p in parts):
         return None
     if any(typer.unit_of(f"({p})") is not None for p in parts) or typer.unit_of(core) is not None:
         return None   # "tokens/s", "TPS/User": one quantity's unit
