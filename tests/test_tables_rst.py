@@ -129,13 +129,18 @@ def test_every_layout_gives_the_same_claims_for_random_facts(seed):
     assert {name: claims for name, claims in got.items() if claims != f.expected()} == {}
 
 
-def test_whole_documents_give_the_same_claims_in_every_rst_layout():
-    """Not only the table's figures: scope and every condition field agree too."""
-    fields = ("value", "family", "unit", "scope", "model", "hardware", "hw_count", "engine", "technique",
-              "isl", "osl", "batch_size", "concurrency", "statistic")
-    got = {name: sorted(tuple(getattr(c, k) for k in fields) for c in extract_claims(LAYOUTS[name](FIXED)) if c.in_table)
-           for name in ("rst grid", "rst simple")}
-    assert got["rst grid"] == got["rst simple"] and len(got["rst grid"]) == 11
+FIELDS = ("value", "family", "unit", "scope", "statistic", "model", "hardware", "hw_count", "accelerator", "engine",
+          "dtype", "technique", "parallelism", "isl", "osl", "batch_size", "concurrency", "offered_load", "workload")
+
+
+@pytest.mark.parametrize("seed", [None, 7, 8])
+def test_every_field_agrees_across_layouts(seed):
+    """Not only the expected fields: scope and every condition agree in every layout."""
+    f = FIXED if seed is None else random_facts(seed)
+    got = {name: sorted((tuple(getattr(c, k) for k in FIELDS) for c in extract_claims(render(f)) if c.in_table), key=repr)
+           for name, render in LAYOUTS.items()}
+    assert len(got["pipe"]) == len(f.expected())
+    assert {name: claims for name, claims in got.items() if claims != got["pipe"]} == {}
 
 
 # ---------------------------------------------------------------------- readers
