@@ -178,6 +178,16 @@ def test_grid_rows_without_borders_between_them_are_rows():
     assert [[c.text for c in r.cells] for r in t.rows] == [["vLLM", "120"], ["SGLang", "98"]]
 
 
+def test_a_rule_with_walls_at_its_ends_closes_the_header():
+    """tabulate's "psql" layout: "|-----+-----|" under the header, no rules between rows."""
+    text = ("+----------+-------------+\n| Engine   |   TTFT (ms) |\n|----------+-------------|\n"
+            "| vLLM     |         120 |\n| SGLang   |          98 |\n+----------+-------------+\n")
+    (t,) = find_tables(text)
+    assert t.header == ["Engine", "TTFT (ms)"]
+    got = sorted((c.value, c.engine) for c in extract_claims(Document(id="p", path="p.txt", format="text", text=text)))
+    assert got == [(0.098, "SGLang"), (0.12, "vLLM")]
+
+
 SIMPLE = """Some prose before the table.
 
 ========  =========  =========  ======

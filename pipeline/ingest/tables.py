@@ -687,6 +687,7 @@ def _redrawn_tables(text: str, plain: str, source: str) -> list[Table]:
 # A grid table's border ("+-----+-----+", "+=====+=====+" under its header), as
 # reStructuredText and pandoc draw them.
 _GRID_BORDER_RE = re.compile(r"[ \t]*\+(?:[-=]{2,}\+)+[ \t]*")
+_GRID_RULE_RE = re.compile(r"[ \t]*[|+](?:[-=]{2,}[+|])+[ \t]*")
 _GRID_LINE_RE = re.compile(r"[ \t]*[|+][^\n]*[|+][ \t]*")
 _RULE_PIECE_RE = re.compile(r"[-=+ \t]*")
 MAX_RST_TABLE_LINES = 2000
@@ -787,7 +788,9 @@ def grid_tables(text: str) -> list[Table]:
             i = j + 1
             continue
         indent = len(text[ls:le]) - len(text[ls:le].lstrip())
-        borders = [k for k in range(i, j + 1) if _GRID_BORDER_RE.fullmatch(text, *lines[k])]
+        # inner rules may be drawn with walls at their ends ("|-----+-----|", as tabulate's
+        # "psql" format writes the one under its header)
+        borders = [k for k in range(i, j + 1) if _GRID_RULE_RE.fullmatch(text, *lines[k])]
         bounds = sorted({m.start() for k in borders for m in re.finditer(r"\+", text[lines[k][0]:lines[k][1]])})
         bounds = [b for b in bounds if b >= indent]
         eq = next((n for n, k in enumerate(borders) if "=" in text[lines[k][0]:lines[k][1]]), None)
