@@ -404,9 +404,19 @@ _HEADER_WORD_RE = re.compile(r"[A-Za-z]{3,}")
 _BRACKETS_RE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
 
 
-def _stem(word: str) -> str:
-    w = word.lower()
-    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+_FUNCTION_WORDS = frozenset("the and for with without per from our its all are was were this that than each "
+                            "over into onto their which when".split())
+
+
+def _words(text: str) -> set[str]:
+    """The content words of a header or a phrase, lower case and singular ("Speeds" ->
+    "speed"), for telling whether a phrase names a header's quantity."""
+    out = set()
+    for w in _HEADER_WORD_RE.findall(text):
+        w = w.lower()
+        if w not in _FUNCTION_WORDS:
+            out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
 
 
 def units_from_prose(table: Table, typer: HeaderTyper) -> Table:
@@ -422,7 +432,7 @@ def units_from_prose(table: Table, typer: HeaderTyper) -> Table:
     for m in _PROSE_UNIT_RE.finditer(table.prose):
         hit = typer.unit_of(f"({m.group(2).strip()})")
         if hit is not None and hit.entry.family in _MEASURED:
-            pairs.append(({_stem(w) for w in _HEADER_WORD_RE.findall(m.group(1))}, m.group(2).strip(), hit))
+            pairs.append((_words(m.group(1)), m.group(2).strip(), hit))
     if not pairs:
         return table
     header = list(table.header)
@@ -433,7 +443,7 @@ def units_from_prose(table: Table, typer: HeaderTyper) -> Table:
         col = typer.column(h)
         if col.kind not in ("label", "figure") or j == lab:
             continue
-        words = {_stem(w) for w in _HEADER_WORD_RE.findall(_BRACKETS_RE.sub(" ", h))}
+        words = _words(_BRACKETS_RE.sub(" ", h))
         for names, unit, hit in reversed(pairs):
             if words & names and (col.family is None or col.family == hit.entry.family):
                 header[j] = f"{h} ({unit})"
