@@ -60,8 +60,10 @@ class Table:
     ``header`` holds one text per column, the header rows joined ("Throughput tok/s" from
     a "Throughput" row over a "tok/s" row); ``header_rows`` keeps those rows' cells with
     their spans. ``caption`` is the table's caption or the line just above it; ``context``
-    the heading and paragraph before it. ``source`` names the reader (pipe, html, pdf,
-    whitespace), ``page`` the PDF page.
+    the heading and paragraph before it; ``prose`` the paragraphs of prose of its section
+    before it (from its heading), where a unit for a whole table is often stated ("we
+    report the speed (tokens/s)"). ``source`` names the reader (pipe, html, pdf,
+    whitespace, grid, rst-simple), ``page`` the PDF page.
     """
 
     start: int
@@ -73,6 +75,7 @@ class Table:
     context: str = ""
     source: str = "pipe"
     page: int | None = None
+    prose: str = ""
 
     def column_header(self, col: int) -> str:
         return self.header[col] if 0 <= col < len(self.header) else ""

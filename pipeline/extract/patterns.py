@@ -68,7 +68,7 @@ BY_FACTOR_BEFORE_RE = re.compile(r"\bby\s+(?:about\s+|around\s+|nearly\s+|over\s
 NOT_RATIO_AFTER_RE = re.compile(r"(?<=times)(?:\s*[.,;:)]|\s+(?:and|to|in|per|each|a|every|with|on|over|for)\b)|(?<=[xX×])(?:\s*[-+=&^/]|\s+\*|\*(?=\d))\s*\w|(?<=[xX×])[ \t]+\d")
 # a cell that is one figure: "1,234", "~2.5k", "3-4x", "12%", "132.19 ± 0.55" (a mean and
 # its spread), "6.74 B"
-CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*)?\s*[%x×]?\s*(?:(?:±|\+/?-)\s*[0-9][0-9,.]*\s*[%]?)?\s*"
+CELL_NUMBER_RE = re.compile(r"[~≈<>+±]?\s*\$?[0-9][0-9,.]*\s*[kKMBT]?\s*(?:[-–~]\s*[0-9][0-9,.]*\s*[kKMBT]?)?\s*[%x×]?\s*(?:(?:±|\+/?-)\s*[0-9][0-9,.]*\s*[%]?)?\s*"
                             # "52.3k / node": the header's unit, the cell's denominator
                             r"(?:(?:/|per)\s*(?:node|GPU|user|rank|device|server|instance|replica)s?\s*)?(?:\(.*\))?[*†‡]*")
 # the spread written after a figure ("± 0.55"): part of the figure before it, never a figure

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from pipeline.extract import comparison
@@ -386,8 +386,173 @@ def cell_column(table: Table, col: int, typer: HeaderTyper, row: Row | None = No
 
 
 def prepare_tables(tables: list[Table], typer: HeaderTyper) -> list[Table]:
-    """The tables as the extractor reads them: transposed ones turned on their side."""
-    return [_transpose(t) if is_transposed(t, typer) else t for t in tables]
+    """The tables as the extractor reads them: a header's unit stated in the prose above
+    written into it (``units_from_prose``), columns of two figures a cell ("58.5 / 61.3"
+    under "Speed (w/wo FA2)") split in two (``split_pair_columns``), transposed tables
+    turned on their side."""
+    out = []
+    for t in tables:
+        t = split_pair_columns(units_in_cells(units_from_prose(t, typer), typer), typer)
+        out.append(_transpose(t) if is_transposed(t, typer) else t)
+    return out
+
+
+# ---------------------------------------------------------------------- units in the prose
+# "the inference speed (tokens/s)", "memory footprint (GB)": a few words, then a bracket
+_PROSE_UNIT_RE = re.compile(r"((?:[A-Za-z][\w-]*[ \t]+){0,2}[A-Za-z][\w-]*)[ \t]*\(([^()\n]{1,20})\)")
+_HEADER_WORD_RE = re.compile(r"[A-Za-z]{3,}")
+_BRACKETS_RE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
+
+
+_FUNCTION_WORDS = frozenset("the and for with without per from our its all are was were this that than each "
+                            "over into onto their which when".split())
+
+
+def _words(text: str) -> set[str]:
+    """The content words of a header or a phrase, lower case and singular ("Speeds" ->
+    "speed"), for telling whether a phrase names a header's quantity."""
+    out = set()
+    for w in _HEADER_WORD_RE.findall(text):
+        w = w.lower()
+        if w not in _FUNCTION_WORDS:
+            out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def units_from_prose(table: Table, typer: HeaderTyper) -> Table:
+    """``table`` with the unit the prose of its section pairs with a header's word written
+    into that header, for headers that write none: "we report the inference speed
+    (tokens/s) as well as memory footprint (GB)" above columns "Speed" and "Memory" makes
+    them "Speed (tokens/s)" and "Memory (GB)". The bracket must be a unit of a measured
+    quantity, of the family the header already names if it names one; the pairing
+    nearest the table wins. Setting, identifier and quality columns are left alone."""
+    if not table.prose or "(" not in table.prose:
+        return table
+    pairs = []
+    for m in _PROSE_UNIT_RE.finditer(table.prose):
+        hit = typer.unit_of(f"({m.group(2).strip()})")
+        if hit is not None and hit.entry.family in _MEASURED:
+            pairs.append((_words(m.group(1)), m.group(2).strip(), hit))
+    if not pairs:
+        return table
+    header = list(table.header)
+    lab = _label_col(table)
+    for j, h in enumerate(header):
+        if not h or typer.unit_of(h) is not None:
+            continue
+        col = typer.column(h)
+        if col.kind not in ("label", "figure") or j == lab:
+            continue
+        words = _words(_BRACKETS_RE.sub(" ", h))
+        for names, unit, hit in reversed(pairs):
+            if words & names and (col.family is None or col.family == hit.entry.family):
+                header[j] = f"{h} ({unit})"
+                break
+    if header == table.header:
+        return table
+    return replace(table, header=header)
+
+
+_UNIT_CELL_RE = re.compile(r"^\s*[~<>]?\d[\d,]*(?:\.\d+)?\s*([A-Za-z][A-Za-z/]{1,11})\s*$")
+
+
+def units_in_cells(table: Table, typer: HeaderTyper) -> Table:
+    """``table`` with a column whose header reads as the model's ("Model size") but whose
+    every cell writes one unit of a measured quantity ("110MB", "374MB") typed by that
+    unit: "Model size (MB)" holds figures, not the row's model. A one-letter magnitude
+    ("7B", "70B") is a model's size in parameters, no unit, and leaves the column as it
+    is. (In other columns a cell's own unit makes it a figure already.)"""
+    header = list(table.header)
+    lab = _label_col(table)
+    for j, h in enumerate(header):
+        if not h or j == lab or typer.unit_of(h) is not None:
+            continue
+        col = typer.column(h)
+        if col.kind != "ident" or col.field != "model":
+            continue   # elsewhere a cell's own unit makes it a figure already
+        texts = [clean(c.text) for r in table.rows for c in r.cells if c.col == j]
+        texts = [x for x in texts if not _BLANK_CELL_RE.match(x)]
+        units = {m.group(1) if m else None for m in map(_UNIT_CELL_RE.match, texts)}
+        if len(texts) < 2 or len(units) != 1 or None in units:
+            continue
+        unit = units.pop()
+        hit = typer.unit_of(f"({unit})")
+        if hit is not None and hit.entry.family in _MEASURED and hit.entry.family not in ("ratio", "percent"):
+            header[j] = f"{h} ({unit})"
+    return table if header == table.header else replace(table, header=header)
+
+
+# ---------------------------------------------------------------------- two figures a cell
+_PAIR_CELL_RE = re.compile(r"^\s*([~<>]?\d[\d,]*(?:\.\d+)?)\s*/\s*([~<>]?\d[\d,]*(?:\.\d+)?)\s*$")
+# "w/wo FA2", "with/without FA2", "w/ and w/o FA2": the two figures are with and without it
+_WITH_WITHOUT_RE = re.compile(r"(?i)\b(?:w|with)\s*/?\s*(?:and\s+|/\s*)?(?:w/o|wo|without)\b\.?\s*([^()\[\]/,]*)")
+_BLANK_CELL_RE = re.compile(r"^\W*(?:n/?a|oom|tbd)?\W*$", re.I)
+_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2}")
+MIN_PAIR_SHARE = 0.8   # of a column's cells with a number, how many hold two for a split
+
+
+def pair_headers(header: str, typer: HeaderTyper) -> tuple[str, str] | None:
+    """The headers of the two figures of a "A / B" column: "Speed (w/wo FA2)" ->
+    ("Speed (with FA2)", "Speed (without FA2)"); "TTFT / TPOT (ms)" -> ("TTFT (ms)",
+    "TPOT (ms)"). None when the header does not say which is which (its only slash is a
+    unit's: "Throughput (tok/s)")."""
+    m = _WITH_WITHOUT_RE.search(header)
+    if m:
+        what = m.group(1).strip()
+        if what:
+            a, b = header[:m.start()], header[m.end():]
+            return f"{a}with {what}{b}", f"{a}without {what}{b}"
+        return None
+    units = "".join(x.group(0) for x in _BRACKETS_RE.finditer(header))
+    core = _BRACKETS_RE.sub("", header).strip()
+    parts = [p.strip() for p in core.split("/")]
+    if len(parts) != 2 or not all(_TWO_LETTERS_RE.search(p) for p in parts):
+        return None
+    if any(typer.unit_of(f"({p})") is not None for p in parts) or typer.unit_of(core) is not None:
+        return None   # "tokens/s", "TPS/User": one quantity's unit
+    return f"{parts[0]}{units}", f"{parts[1]}{units}"
+
+
+def split_pair_columns(table: Table, typer: HeaderTyper) -> Table:
+    """``table`` with each column whose cells hold two figures ("58.54 / 61.34") under a
+    header that says which is which (``pair_headers``) split into two columns, each cell
+    into two cells with their own spans. A cell of that column with one figure is left
+    in no named column (which of the two it is, the table does not say); "-" stays."""
+    ncols = len(table.header)
+    splits: dict[int, tuple[str, str]] = {}
+    for j in range(ncols):
+        h = table.header[j]
+        if "/" not in h or typer.column(h).kind in ("setting", "ident", "quality"):
+            continue
+        texts = [clean(c.text) for r in table.rows for c in r.cells if c.col == j]
+        numeric = [x for x in texts if not _BLANK_CELL_RE.match(x)]
+        pairs = sum(1 for x in numeric if _PAIR_CELL_RE.match(x))
+        if pairs >= 2 and pairs >= MIN_PAIR_SHARE * len(numeric):
+            heads = pair_headers(h, typer)
+            if heads:
+                splits[j] = heads
+    if not splits:
+        return table
+    shift = {j: j + sum(1 for k in splits if k < j) for j in range(ncols + 1)}
+    header: list[str] = []
+    for j in range(ncols):
+        header += list(splits[j]) if j in splits else [table.header[j]]
+    spare = len(header)   # a column with no header: cells no reader takes as figures
+
+    def moved(c: Cell) -> list[Cell]:
+        j = c.col
+        if j not in splits:
+            return [replace(c, col=shift.get(j, j + len(splits)))]
+        m = _PAIR_CELL_RE.match(c.text)
+        if m:
+            return [Cell(c.start + m.start(1), c.start + m.end(1), shift[j], m.group(1), c.page),
+                    Cell(c.start + m.start(2), c.start + m.end(2), shift[j] + 1, m.group(2), c.page)]
+        return [replace(c, col=shift[j] if _BLANK_CELL_RE.match(clean(c.text)) else spare)]
+
+    rows = [replace(r, cells=[x for c in r.cells for x in moved(c)]) for r in table.rows]
+    header_rows = [replace(r, cells=[replace(c, col=shift.get(c.col, c.col + len(splits))) for c in r.cells])
+                   for r in table.header_rows]
+    return replace(table, header=header, rows=rows, header_rows=header_rows)
 
 
 class TableIndex:
@@ -661,6 +826,18 @@ def read_ratio_cell(table: Table, row: Row, cell: Cell, value: float, precision:
 
 
 # ---------------------------------------------------------------------- settings in words
+_WITHOUT_BEFORE_RE = re.compile(r"(?i)\b(?:without|w/o|wo|no)\s+$")
+
+
+def technique_in(text: str, vocab) -> str | None:
+    """The technique a column header names ("Speed (with FA2)" -> "FlashAttention"), or
+    its absence ("Speed (without FA2)" -> "without FlashAttention"): the two figures of a
+    with/without pair are measured under different conditions."""
+    for s, _, name in vocab.techniques.finditer(text):
+        return f"without {name}" if _WITHOUT_BEFORE_RE.search(text, 0, s) else name
+    return None
+
+
 def settings_in_words(table: Table, row: Row, cell: Cell, typer: HeaderTyper,
                       memo: dict | None = None) -> tuple[dict, dict]:
     """Settings written in words rather than in a setting column, as (near, far) Claim
@@ -679,7 +856,8 @@ def settings_in_words(table: Table, row: Row, cell: Cell, typer: HeaderTyper,
                               if (k := cell_column(table, c.col, typer, row)).kind in ("label", "ident")
                               or k.kind == "setting" and k.field is None]
     near: dict = {}
-    for part in labels + [row.section or "", table.column_header(cell.col)]:
+    header = table.column_header(cell.col)
+    for part in labels + [row.section or "", header]:
         if not part:
             continue
         got = memo.get(("near", part))
@@ -691,6 +869,13 @@ def settings_in_words(table: Table, row: Row, cell: Cell, typer: HeaderTyper,
                 got["hw_count"] = n
         for k, v in got.items():
             near.setdefault(k, v)
+    if header:
+        # the technique the cell's column header names ("Speed (without FA2)")
+        tech = memo.get(("technique", header), "")
+        if tech == "":
+            tech = memo[("technique", header)] = technique_in(clean(header), typer.v)
+        if tech:
+            near.setdefault("technique", tech)
     far: dict = {}
     for part in (table.caption, table.context):
         got = memo.get(("far", part))

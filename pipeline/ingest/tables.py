@@ -11,6 +11,11 @@ converters leave are understood too: a caption row and a second header row each 
 their own separator, a spanning header cell followed by empty ones, and a second header
 row under the separator (a first cell left empty, no digits: "| | per user | per GPU |").
 
+reStructuredText tables: grid tables (``+---+`` borders, ``+===+`` under the header; the
+lines between two borders are one row) and simple tables (``===  ===`` rules; each column
+runs from its rule's first ``=`` to the next column's), read from their rules so a cell
+keeps its inner spaces and its exact span.
+
 Whitespace tables: at least three consecutive lines (a header line and two or more rows)
 whose columns are separated by gaps of two or more spaces (or tabs) that line up across
 all of them. This is what plain-text notes and PDF text laid out by position look like.
@@ -61,7 +66,8 @@ _UNIT_LINE_RE = re.compile(r"(?i)^\W{0,4}(?:units?\b|all\s+(?:figures|numbers|va
 
 def with_unit_lines(text: str, tables: list[Table]) -> list[Table]:
     """Append to each table's caption a "Unit: ..." line just below it (within two lines),
-    where a table may state the unit of all its cells."""
+    where a table may state the unit of all its cells; and give each table the prose of
+    its section before it (``section_prose``), where the unit may be stated instead."""
     for t in tables:
         after = text[t.end:t.end + 400].lstrip("\n").split("\n", 2)
         for line in after[:2]:
@@ -69,28 +75,61 @@ def with_unit_lines(text: str, tables: list[Table]) -> list[Table]:
                 if _UNIT_LINE_RE.match(clean(line)):
                     t.caption = f"{t.caption} {clean(line)}".strip()
                 break
+        if not t.prose:
+            t.prose = section_prose(text, t.start)
     return tables
 
 
 _SETUP_LIST_RE = re.compile(r"(?:[-*•+] [^\n]*(?:\n|$))+$")
+# a heading underlined (perhaps overlined too) with one punctuation character repeated, as
+# reStructuredText and Markdown's setext headings write them ("Results" over "=======")
+_UNDERLINED_RE = re.compile(r"(?m)^[ \t]*(\w[^\n|]*?)[ \t]*\n[ \t]*([=\-~^\"'`#*+:._])\2{2,}[ \t]*$")
+SECTION_CHARS = 12_000   # how far back a table's section prose is looked for
+PROSE_CHARS = 2_000      # and how much of it is kept, nearest the table
+
+
+def last_heading(window: str) -> tuple[str, int]:
+    """The last heading in ``window`` (Markdown "# ...", or a line underlined with a
+    repeated punctuation character, as reStructuredText and setext write them) and the
+    offset just after it; ("", 0) without one."""
+    best: tuple[str, int] = ("", 0)
+    for m in _HEADING_RE.finditer(window):
+        best = (m.group(1), m.end())
+    for m in _UNDERLINED_RE.finditer(window, max(0, best[1] - 1)):
+        best = (m.group(1), m.end())
+    return clean(best[0]), best[1]
+
+
+def _is_prose(p: str) -> bool:
+    """A paragraph of sentences, not rows, rules or code."""
+    return p[-1:] in ".:!?)" and len(p.split()) >= 5 and not p.startswith(("|", "`", "<", "=", "+"))
 
 
 def context_before(text: str, table_start: int) -> str:
     """The last heading and the last paragraph before the table (a few hundred
-    characters), where a table's subject is often named."""
-    lo = max(0, table_start - 3000)
+    characters), where a table's subject is often named; in a section of several tables,
+    the paragraph above the first of them (tables are no paragraphs)."""
+    lo = max(0, table_start - SECTION_CHARS)
     window = text[lo:table_start]
-    heads = list(_HEADING_RE.finditer(window))
-    heading = clean(heads[-1].group(1)) if heads else ""
-    paras = [p.strip() for p in window[heads[-1].end() if heads else 0:].split("\n\n") if p.strip()]
-    # the last paragraph of prose: sentences, not rows, rules or code
-    is_prose = [p[-1:] in ".:!?)" and len(p.split()) >= 5 and not p.startswith(("|", "`", "<", "=")) for p in paras]
+    heading, after = last_heading(window)
+    paras = [p.strip() for p in window[after:].split("\n\n") if p.strip()]
+    is_prose = [_is_prose(p) for p in paras]
     last = max((i for i, ok in enumerate(is_prose) if ok), default=-1)
     para = clean(paras[last])[-CONTEXT_CHARS:] if last >= 0 else ""
     # a setup list between that paragraph and the table ("- GPU: RTX 4090", "- Batch: 1")
     # states the conditions of every row
     setup = [clean(p)[-CONTEXT_CHARS:] for p in paras[last + 1:] if _SETUP_LIST_RE.match(p)]
     return " ".join(x for x in (heading, para, *setup) if x)
+
+
+def section_prose(text: str, table_start: int) -> str:
+    """The paragraphs of prose of the table's section before it (from its heading, tables
+    and lists left out), nearest the table kept: where a unit for the whole table may
+    be stated ("we report the inference speed (tokens/s)")."""
+    window = text[max(0, table_start - SECTION_CHARS):table_start]
+    _, after = last_heading(window)
+    paras = [" ".join(p.split()) for p in window[after:].split("\n\n") if _is_prose(p.strip())]
+    return " ".join(paras)[-PROSE_CHARS:]
 
 
 def join_header(rows: list[list[str]], ncols: int, spanning: bool = True) -> list[str]:
@@ -436,6 +475,7 @@ _THEAD_RE = re.compile(r"<thead\b[^>]*>.*?</thead\s*>", re.S | re.I)
 _TR_RE = re.compile(r"<tr\b[^>]*>(.*?)(?=</tr\s*>|<tr\b|$)", re.S | re.I)
 _CELL_RE = re.compile(r"<(td|th)\b([^>]*)>(.*?)(?=</t[dh]\s*>|<t[dh]\b|$)", re.S | re.I)
 _COLSPAN_RE = re.compile(r"colspan\s*=\s*[\"']?(\d+)", re.I)
+_ROWSPAN_RE = re.compile(r"rowspan\s*=\s*[\"']?(\d+)", re.I)
 _LEAD_TAG_RE = re.compile(r"\s*(?:<[^>]*>\s*)*")
 _TRAIL_TAG_RE = re.compile(r"(?:\s*<[^>]*>)*\s*$")
 _SCATTERED_RE = re.compile(r"(?:^|\s)\S(?:\s\S){3,}(?:\s|$)")
@@ -473,18 +513,27 @@ def html_source_tables(text: str) -> list[Table]:
             continue
         heads = [h.span() for h in _THEAD_RE.finditer(text, m.start(1), m.end(1))]
         rows: list[tuple[bool, Row]] = []
+        below: dict[int, int] = {}   # column -> rows a cell above still spans (rowspan)
         for tr in _TR_RE.finditer(text, m.start(1), m.end(1)):
             cells, col, all_th = [], 0, True
+            taken = {k for k, n in below.items() if n > 0}
             for cm in _CELL_RE.finditer(text, tr.start(1), tr.end(1)):
+                while col in taken:
+                    col += 1   # under a cell of a row above that spans this one
                 all_th = all_th and cm.group(1).lower() == "th"
                 span = _COLSPAN_RE.search(cm.group(2))
                 width = max(1, min(int(span.group(1)), 50)) if span else 1
+                down = _ROWSPAN_RE.search(cm.group(2))
+                if down and int(down.group(1)) > 1:
+                    for k in range(col, col + width):
+                        below[k] = min(int(down.group(1)), 1000)
                 a, b = cm.span(3)
                 a = _LEAD_TAG_RE.match(text, a, b).end()
                 b = a + len(_TRAIL_TAG_RE.sub("", text[a:b]))
                 if b > a:
                     cells.append(Cell(a, b, col, text[a:b]))
                 col += width
+            below = {k: n - 1 for k, n in below.items() if n > 1}
             if cells:
                 in_head = any(hs <= tr.start() < he for hs, he in heads)
                 rows.append((in_head or all_th, Row(tr.start(), tr.end(), cells)))
@@ -634,44 +683,228 @@ def _redrawn_tables(text: str, plain: str, source: str) -> list[Table]:
     return tables
 
 
-# a grid table's border ("+-----+-----+", "+=====+=====+" under its header), as
-# reStructuredText and pandoc draw them
+# ---------------------------------------------------------------------- reStructuredText tables
+# A grid table's border ("+-----+-----+", "+=====+=====+" under its header), as
+# reStructuredText and pandoc draw them.
 _GRID_BORDER_RE = re.compile(r"[ \t]*\+(?:[-=]{2,}\+)+[ \t]*")
+_GRID_RULE_RE = re.compile(r"[ \t]*[|+](?:[-=]{2,}[+|])+[ \t]*")
+_GRID_LINE_RE = re.compile(r"[ \t]*[|+][^\n]*[|+][ \t]*")
+_RULE_PIECE_RE = re.compile(r"[-=+ \t]*")
+MAX_RST_TABLE_LINES = 2000
 
 
-def _grid_as_pipes(text: str) -> str:
-    """The text with each grid table's borders rewritten as a pipe table's lines (same
-    lengths): the border under the header ("+===+", or the second border when none is "=")
-    is a separator; a border between body rows is an empty row; the top and bottom borders
-    stay as they are and so end the table (a pipe table reads only lines that start "|")."""
-    lines = text.split("\n")
-    out = list(lines)
-    i = 0
-    while i < len(lines):
-        if not _GRID_BORDER_RE.fullmatch(lines[i]):
-            i += 1
+def _lines_of(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every line of ``text``, without its newline."""
+    out, pos = [], 0
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    return out
+
+
+def _trimmed(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+Piece = tuple[Cell, int]   # a cell of one line, and how many columns it spans
+
+
+def _rst_table(text: str, groups: list[list[list[Piece]]], n_head: int, ncols: int, start: int,
+               end: int, source: str) -> Table | None:
+    """A Table from row groups (each a list of lines, each line its cells): the first
+    ``n_head`` groups are the header (their lines joined per column, a cell spanning
+    columns repeated over them); a body group is one row whose cells are every line's
+    pieces, each with its own span ("Qwen-7B" over "-Chat" in one cell is two cells of
+    its column). A body row with only its first cell filled, in a table of three or more
+    columns, is a section label for the rows under it."""
+    if n_head == 0:
+        n_head = 1   # no header drawn: the first row names the columns
+    head, body = groups[:n_head], groups[n_head:]
+    if not body:
+        return None
+    head_lines = [line for g in head for line in g]
+    grid = []
+    for line in head_lines:
+        cells = [""] * ncols
+        for c, span in line:
+            for k in range(c.col, min(ncols, c.col + span)):
+                cells[k] = clean(c.text)
+        grid.append(cells)
+    header_rows = [Row(min(c.start for c, _ in line), max(c.end for c, _ in line), [c for c, _ in line])
+                   for line in head_lines if line]
+    table = Table(start=start, end=end, header=join_header(grid, ncols, spanning=False), header_rows=header_rows,
+                  caption=caption_above(text, start), context=context_before(text, start), source=source)
+    section = None
+    for g in body:
+        cells = [c for line in g for c, _ in line if c.text]
+        if not cells:
             continue
-        j = i
-        while j + 1 < len(lines) and lines[j + 1].strip()[:1] in ("|", "+") and lines[j + 1].strip():
-            j += 1
-        borders = [k for k in range(i, j + 1) if _GRID_BORDER_RE.fullmatch(lines[k])]
-        eq = [k for k in borders if "=" in lines[k]]
-        header_sep = eq[0] if eq else (borders[1] if len(borders) > 1 else None)
-        for k in borders:
-            if k == header_sep and k != j:
-                out[k] = lines[k].replace("+", "|").replace("=", "-")
-            elif i < k < j:
-                out[k] = lines[k].replace("+", "|").replace("-", " ")
-        i = j + 1
-    return "\n".join(out)
+        if ncols > 2 and all(c.col == 0 for c in cells) and len(g) == 1:
+            section = clean(" ".join(c.text for c in cells))
+            continue
+        table.rows.append(Row(min(c.start for c in cells), max(c.end for c in cells), cells, section))
+    return table if table.rows else None
+
+
+def _grid_line_cells(text: str, ls: int, le: int, bounds: list[int]) -> list[Piece]:
+    """The cells of one content line of a grid table: the stretches between walls
+    (``|``, or ``+`` where a spanning row's border crosses) at the column boundaries
+    ``bounds`` (offsets in the line); a stretch of rule characters is a border piece."""
+    walls = [b for b in bounds if ls + b < le and text[ls + b] in "|+"]
+    out = []
+    for a, b in zip(walls, walls[1:]):
+        s, e = _trimmed(text, ls + a + 1, ls + b)
+        if e > s and _RULE_PIECE_RE.fullmatch(text, s, e) and ("--" in text[s:e] or "==" in text[s:e]):
+            continue
+        out.append((Cell(s, e, bounds.index(a), text[s:e]), bounds.index(b) - bounds.index(a)))
+    return out
 
 
 def grid_tables(text: str) -> list[Table]:
-    """Grid tables (reStructuredText, pandoc), read as the pipe tables they draw once their
-    borders are rewritten (``_grid_as_pipes``; same lengths, so offsets are kept)."""
+    """Grid tables (reStructuredText, pandoc): column boundaries are the ``+`` of the
+    borders; the lines between two borders are one row (a cell's text may wrap over
+    them); the border of ``=`` closes the header (without one, the first row is the
+    header); a cell spanning columns is the text between the walls that are there."""
     if not _GRID_BORDER_RE.search(text):
         return []
-    return _redrawn_tables(text, _grid_as_pipes(text), "grid")
+    lines = _lines_of(text)
+    tables: list[Table] = []
+    i = 0
+    while i < len(lines):
+        ls, le = lines[i]
+        if not _GRID_BORDER_RE.fullmatch(text, ls, le):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(lines) and j - i < MAX_RST_TABLE_LINES and _GRID_LINE_RE.fullmatch(text, *lines[j + 1]):
+            j += 1
+        while j > i and not _GRID_BORDER_RE.fullmatch(text, *lines[j]):
+            j -= 1   # a table ends on a border
+        if j - i < 2:
+            i = j + 1
+            continue
+        indent = len(text[ls:le]) - len(text[ls:le].lstrip())
+        # inner rules may be drawn with walls at their ends ("|-----+-----|", as tabulate's
+        # "psql" format writes the one under its header)
+        borders = [k for k in range(i, j + 1) if _GRID_RULE_RE.fullmatch(text, *lines[k])]
+        bounds = sorted({m.start() for k in borders for m in re.finditer(r"\+", text[lines[k][0]:lines[k][1]])})
+        bounds = [b for b in bounds if b >= indent]
+        eq = next((n for n, k in enumerate(borders) if "=" in text[lines[k][0]:lines[k][1]]), None)
+        groups: list[list[list[Piece]]] = []
+        for n, (a, b) in enumerate(zip(borders, borders[1:])):
+            for k in range(a + 1, b):
+                cells = _grid_line_cells(text, *lines[k], bounds)
+                filled = {c.col for c, _ in cells if c.text}
+                # in the body, a line with its first cell and another filled starts a row
+                # (tables drawn with no border between rows); other lines go on with it
+                if k == a + 1 or n < (eq or 1) or not (0 in filled and len(filled) > 1):
+                    if k == a + 1:
+                        groups.append([])
+                    groups[-1].append(cells)
+                else:
+                    groups.append([cells])
+        table = _rst_table(text, groups, eq or 0, len(bounds) - 1, ls + indent, lines[j][1], "grid")
+        if table is not None:
+            tables.append(table)
+        i = j + 1
+    return tables
+
+
+# A simple table's rule: two or more columns of "=" ("=====  ======"); "-" rules under a
+# header cell say which columns it spans
+_SIMPLE_RULE_RE = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*")
+_SPAN_RULE_RE = re.compile(r"[ \t]*-+(?:[ \t]+-+)*[ \t]*")
+_RUN_RE = re.compile(r"=+|-+")
+_RULE_GAP_RE = re.compile(r"==[ \t]+==")
+
+
+def _simple_line_cells(text: str, ls: int, le: int, cols: list[tuple[int, int]]) -> list[Piece]:
+    """The cells of one line of a simple table: each column's stretch runs from its
+    rule's first character to the next column's (the last to the line's end)."""
+    out = []
+    for k, (a, _) in enumerate(cols):
+        b = cols[k + 1][0] if k + 1 < len(cols) else le - ls
+        s, e = _trimmed(text, min(le, ls + a), min(le, ls + b))
+        if e > s:
+            out.append((Cell(s, e, k, text[s:e]), 1))
+    return out
+
+
+def simple_tables(text: str) -> list[Table]:
+    """reStructuredText simple tables: a rule of "=" columns above and below the header
+    and at the end; each column runs from its rule's first "=" up to the next column's
+    (so a header or cell may hold single spaces: "Num. GPU"); a body line whose first
+    column is blank goes on with the row above (its pieces are cells of their columns);
+    a "-" rule under a header line spans that line's cells over the columns it covers;
+    blank lines in the body separate nothing."""
+    if not _RULE_GAP_RE.search(text):
+        return []
+    lines = _lines_of(text)
+    tables: list[Table] = []
+    i = 0
+    while i < len(lines):
+        ls, le = lines[i]
+        if not _SIMPLE_RULE_RE.fullmatch(text, ls, le):
+            i += 1
+            continue
+        layout = [(m.start(), m.end()) for m in _RUN_RE.finditer(text, ls, le)]
+        cols = [(a - ls, b - ls) for a, b in layout]
+        same = lambda k: _SIMPLE_RULE_RE.fullmatch(text, *lines[k]) and \
+            [(m.start() - lines[k][0]) for m in _RUN_RE.finditer(text, *lines[k])] == [a for a, _ in cols]  # noqa: E731
+        rules = [i]
+        k = i + 1
+        while k < len(lines) and k - i < MAX_RST_TABLE_LINES:
+            ks, ke = lines[k]
+            if same(k):
+                rules.append(k)
+                if k + 1 >= len(lines) or not text[lines[k + 1][0]:lines[k + 1][1]].strip():
+                    break   # a rule followed by a blank line ends the table
+            elif _SIMPLE_RULE_RE.fullmatch(text, ks, ke):
+                break       # another table's rule
+            elif text[ks:ke].strip() and text[ks:ks + cols[0][0]].strip():
+                break       # text left of the table's first column: prose
+            k += 1
+        if len(rules) < 2 or rules[-1] == i + 1:
+            i = max(k, i + 1)
+            continue
+        heads = 1 if len(rules) >= 3 else 0
+        groups: list[list[list[Piece]]] = []
+        if heads:
+            head: list[list[Piece]] = []
+            for n in range(rules[0] + 1, rules[1]):
+                ns, ne = lines[n]
+                if _SPAN_RULE_RE.fullmatch(text, ns, ne) and head:
+                    # "-----  -----" under a header line: each run spans the columns it covers
+                    runs = [(m.start() - ns, m.end() - ns) for m in _RUN_RE.finditer(text, ns, ne)]
+                    spanned = []
+                    for c, _ in head[-1]:
+                        a = cols[c.col][0]
+                        run = next(((x, y) for x, y in runs if x <= a < y), None)
+                        spanned.append((c, sum(1 for x, _ in cols if run and run[0] <= x < run[1]) or 1))
+                    head[-1] = spanned
+                    continue
+                if text[ns:ne].strip():
+                    head.append(_simple_line_cells(text, ns, ne, cols))
+            groups.append(head)
+        body_from = rules[1] if heads else rules[0]
+        for n in range(body_from + 1, rules[-1]):
+            ns, ne = lines[n]
+            if not text[ns:ne].strip() or _SIMPLE_RULE_RE.fullmatch(text, ns, ne) or _SPAN_RULE_RE.fullmatch(text, ns, ne):
+                continue
+            cells = _simple_line_cells(text, ns, ne, cols)
+            if groups[heads:] and cells and cells[0][0].col > 0:
+                groups[-1].append(cells)    # first column blank: the row above goes on
+            else:
+                groups.append([cells])
+        table = _rst_table(text, groups, heads, len(cols), ls + cols[0][0], lines[rules[-1]][1], "rst-simple")
+        if table is not None:
+            tables.append(table)
+        i = rules[-1] + 1
+    return tables
 
 
 def text_tables(text: str) -> list[Table]:
@@ -684,6 +917,9 @@ def text_tables(text: str) -> list[Table]:
     if "-+" in text:
         taken = [(t.start, t.end) for t in tables]
         tables += [t for t in grid_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
+    if "==" in text:
+        taken = [(t.start, t.end) for t in tables]
+        tables += [t for t in simple_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]
     if "|" in text and "--" in text:
         taken = [(t.start, t.end) for t in tables]
         tables += [t for t in bare_pipe_tables(text) if not any(s < t.end and t.start < e for s, e in taken)]

@@ -206,11 +206,19 @@ class Parsed:
     tables: list | None = None                      # list[pipeline.model.Table] read at ingest
 
 
+# lines that come before a reStructuredText document's title and are none: a title's
+# overline ("=========="), a comment or directive (".. _label:", ".. meta::") and a field
+# (":orphan:", ":tocdepth: 2")
+_NOT_TITLE_RE = re.compile(r"^(?:([^\w\s])\1{2,}|\.\.(?:\s.*)?|:[\w-]+:(?:\s.*)?)$")
+
+
 def first_line_title(text: str, limit: int = 200) -> str | None:
-    """The first non-blank line when it is short enough to be a title."""
+    """The first non-blank line when it is short enough to be a title; in
+    reStructuredText, past the title's overline and any comment, directive or field
+    above it."""
     for line in text.splitlines():
         line = line.strip().lstrip("#").strip()
-        if line:
+        if line and not _NOT_TITLE_RE.match(line):
             return line if len(line) <= limit else None
     return None
 
