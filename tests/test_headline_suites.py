@@ -16,19 +16,20 @@ REPO = Path(__file__).resolve().parents[1]
 
 # (suite, most false `supported`, least share right): measured this round; tighten as
 # rules improve
-BOUNDS = [("headlines.jsonl", 1, 0.81),      # 167/206
-          ("headlines2.jsonl", 1, 0.69),     # 107/153
-          # 94/125, 5: 93, 6 in round 8, when the bandwidth figures of one post gained
+BOUNDS = [("headlines.jsonl", 1, 0.85),      # 176/206
+          ("headlines2.jsonl", 1, 0.71),     # 110/153
+          # 98/125, 5: 93, 6 in round 8, when the bandwidth figures of one post gained
           # their hardware (MI300X, from "AMD GPUs") and one headline setting a figure against
           # another's peak met them; round 9 looked at one more id (k028, a TGI figure stored
           # as vLLM's)
-          ("headlines3.jsonl", 5, 0.75),
-          ("headlines4.jsonl", 4, 0.48),     # 61/125 (blind 52/125, 16 false supported)
-          ("headlines5.jsonl", 1, 0.55),     # 55/100 (blind 41/100, 7 false supported)
-          ("headlines6.jsonl", 1, 0.44),     # 44/100 (blind 38/100, 9 false supported)
-          ("headlines7.jsonl", 0, 0.58),     # 47/80 (blind 34/80, 5 false supported)
-          ("headlines8.jsonl", 0, 0.55),     # 44/80 (blind 34/80, 7 false supported)
-          ("headlines9.jsonl", 1, 0.53)]     # 43/80 (blind 39/80, 3 false supported)
+          ("headlines3.jsonl", 5, 0.78),
+          ("headlines4.jsonl", 3, 0.53),     # 67/125 (blind 52/125, 16 false supported)
+          ("headlines5.jsonl", 1, 0.56),     # 57/100 (blind 41/100, 7 false supported)
+          ("headlines6.jsonl", 1, 0.44),     # 45/100 (blind 38/100, 9 false supported)
+          ("headlines7.jsonl", 0, 0.62),     # 50/80 (blind 34/80, 5 false supported)
+          ("headlines8.jsonl", 0, 0.56),     # 45/80 (blind 34/80, 7 false supported)
+          ("headlines9.jsonl", 1, 0.56),     # 45/80 (blind 39/80, 3 false supported)
+          ("headlines10.jsonl", 1, 0.50)]    # 40/80 (blind 32/80, 3 false supported)     # 43/80 (blind 39/80, 3 false supported)
 
 
 @pytest.fixture(scope="module")
