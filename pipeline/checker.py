@@ -37,7 +37,7 @@ from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, ca
                             backend_of, last_phase, link_of, version_of, ROW_CONDITIONS, row_conditions,
                             setup_of, standing, table_cell, task_of, tasks_in, with_acronyms)
 from pipeline.extract.change import Change, find_changes, same_value, written_after, written_number
-from pipeline.extract.patterns import PEAK_LEAD_RE, REACH_RE
+from pipeline.extract.patterns import BASELINE_RE, PEAK_LEAD_RE, REACH_RE, RIVAL_BEFORE_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
 from pipeline.link.measure import param_kind
 from pipeline.link.keys import (COMPARED_FAMILIES, HARDWARE_FAMILIES, basis_key, comparison_differs, engine_key, hardware_relation,
@@ -129,6 +129,8 @@ class Query:
     setup: str | None = None            # "after expert tuning": how the system was configured
     backend: str | None = None          # "LMDeploy's TurboMind engine": a backend of the engine
     version: str | None = None          # "SGLang's v0.3 release": the engine's release
+    also_engines: list[str] = field(default_factory=list)  # "With vLLM, Mooncake moves ...":
+                                        # engines named beside the figure's own
     family: str | None = None           # "a DeepSeek deployment": a model family, no model
     rows: dict[str, object] = field(default_factory=dict)  # "two-node", "closed division":
                                         # conditions a result table gives a column (ROW_CONDITIONS)
@@ -136,10 +138,10 @@ class Query:
     def reads_text(self) -> bool:
         """Does a condition of this claim have to be looked for in its evidence's text (a
         workload size, application, link, reference, configuration, engine backend, node
-        count or division, model family, engine release)? Such claims are judged in Python, where that
+        count or division, model family, engine release, a second engine)? Such claims are judged in Python, where that
         text is read (check_sql._query_ok)."""
         return bool(self.stated or self.task or self.link or self.standing or self.setup
-                    or self.rows or self.family or self.backend or self.version)
+                    or self.rows or self.family or self.backend or self.version or self.also_engines)
 
     def reading(self) -> str:
         """The claim as the checker understood it, in plain words."""
@@ -284,6 +286,7 @@ def read_claim(text: str) -> Query:
     q.setup = setup_of(text, fig.start) if fig.family not in COMPARED_FAMILIES else None
     q.backend = backend_of(text, fig.start)
     q.version = version_of(text, fig.start)
+    q.also_engines = _also_engines(text, fig)
     q.rows = row_conditions(text, fig.start)
     q.family = None if fig.model else family_named(text)
     if q.cause and q.subject_text and not is_name(q.subject_text) \
@@ -292,6 +295,22 @@ def read_claim(text: str) -> Query:
         # the cause, judged as a whole; "Compressed-FSM", "DistServe" stay names
         q.subject_text = None
     return q
+
+
+def _also_engines(text: str, fig: Claim) -> list[str]:
+    """Engines a headline names besides its figure's own and its baseline ("With vLLM,
+    Mooncake transfers ...": the figure is vLLM's run with Mooncake, both of which the
+    evidence must name); a rival or origin named after "than", "outperformed" is none."""
+    from pipeline.vocab.loader import load
+
+    out: list[str] = []
+    for s, _, name in load().engines.finditer(text):
+        if name in (fig.engine, fig.baseline) or name in out:
+            continue
+        if RIVAL_BEFORE_RE.search(text, max(0, s - 80), s) or BASELINE_RE.search(text, max(0, s - 24), s):
+            continue
+        out.append(name)
+    return out
 
 
 def _written_value(c: Claim) -> float:
@@ -962,6 +981,13 @@ class Checker:
             # "LMDeploy's TurboMind got 1.3x faster" is not shown by "LMDeploy PyTorchEngine
             # achieves 1.3x"; a figure whose sentence names no backend leaves it open
             _cond(opened, differs, "backend", q.backend, self.setup_of(p)[2])
+        if q.also_engines:
+            # "With vLLM, Mooncake transfers ... in 20 ms" is not shown by Mooncake's 20.31 ms
+            # in SGLang: each engine named is the evidence's (its engine, sentence or title)
+            d = self.record.doc(p)
+            for e in q.also_engines:
+                if pk_.engine != engine_key(e) and not _names_in(e, p.sentence, d.title, d.path):
+                    opened.append(e)
         if q.version:
             # "SGLang's v0.3 made it 3x faster" is not shown by "SGLang v0.1: 3x faster"; a
             # figure whose text names no release is not held against it

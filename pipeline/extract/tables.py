@@ -221,10 +221,14 @@ def _scenarios() -> dict[str, str]:
     return {n.lower(): n for n in load_raw("table_headers").get("scenarios", {}).get("names", [])}
 
 
+# the thing a setting cell counts, written after its number ("128 tokens", "64 users")
+_SETTING_UNIT_RE = re.compile(r"(?i)(?<=[\dkK])\s*(?:tokens?|toks?|users?|requests?|reqs?|GPUs?|seqs?|sequences?|prompts?)\s*$")
+
+
 def setting_values(field: str, header: str, text: str) -> dict:
     """The Claim fields a setting cell fills: {"concurrency": 64.0}, {"isl": 1024.0,
     "osl": 128.0} from "1024/128", {"parallelism": "TP8"}."""
-    t = clean(text)
+    t = _SETTING_UNIT_RE.sub("", clean(text))   # "128 tokens", "64 users": the count
     if field in _COUNT_FIELDS and _FRACTION_RE.search(t):
         # a count set for a run is whole: "Concurrency: 1418.05" or an output length of
         # "1,025.00" is what a tool measured (a mean, a percentile), not a setting
