@@ -260,9 +260,13 @@ def setup_of(lead: str, at: int) -> str | None:
     return nearest_named(_named_in(load().setups, lead), at)
 
 
+# a node's own accelerators may sit between the count and "nodes": "two eight-H800 nodes",
+# "two 8-GPU nodes", "across two 8xH100 nodes" are two nodes ("each 8-GPU node" none)
+_PER_NODE = r"(?:\d{1,2}|one|two|four|eight|sixteen)(?:[\s-]?[x×][\s-]?|[\s-])"
+_NODE_PART = r"(?-i:[A-Z]{1,3}\d{2,4}[A-Za-z]?\w*|[DH]GX)"
 _NODE_COUNT_RE = re.compile(
     r"\b(?:(?P<n>\d{1,4})|(?P<w>one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-    r"sixteen|single|dual))(?-i:(?:[\s-]+(?:[A-Z]{1,3}\d{2,4}[A-Za-z]?\w*|[DH]GX)){0,2})"
+    r"sixteen|single|dual))(?:[\s-]+(?:" + _PER_NODE + r"(?:" + _NODE_PART + r"|GPUs?)|" + _NODE_PART + r")){0,2}"
     r"[\s-]+nodes?\b(?![\s-]+per\b)", re.I)
 _NODE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "single": 1,

@@ -226,3 +226,12 @@ def test_a_setting_cell_with_its_unit_is_the_rows_setting(cell):
 def test_every_engine_a_headline_names_is_the_evidences(record, headline, verdict):
     v = check(headline, record)
     assert v.verdict == verdict, v.explanation
+
+
+@pytest.mark.parametrize("text, nodes", [
+    ("across two eight-H800 nodes", 2), ("on two 8-GPU nodes", 2), ("across two 8xH100 nodes", 2),
+    ("on two H200 nodes", 2), ("a two-node H100 system", 2), ("each 8-GPU node", None),
+])
+def test_a_nodes_own_accelerators_do_not_count_the_nodes(text, nodes):
+    from pipeline.cause import nodes_of
+    assert nodes_of(text, 0) == nodes
