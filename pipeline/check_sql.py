@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pipeline.checker import fold_name, is_range, name_pattern, phase_must_be_stated, product_pattern
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
                             PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
-                            _distinctive, _model_match, _unit_key, check_loaded,
+                            _distinctive, _model_match, check_loaded,
                             loaded_families)
 from pipeline.check_predicates import ATOMS, PRED, column, holds, needs, needs_scope, unsaid, window
 from pipeline.link.consistency import ROUNDING, TRUNCATED, Figure, generous_interval, rounding_interval
@@ -71,9 +71,11 @@ from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation
 from pipeline.model import Claim
 from pipeline.record import DOC_INFO_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record
 from pipeline.words import hw_key
+from pipeline.link.facts import FACT_COLUMNS
 from pipeline.store import CLAIM_COLUMNS, Store
 
-_PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS)
+_ID = CLAIM_COLUMNS.index("id")
+_PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS + FACT_COLUMNS)
 # what the comparison reads of a claim (the scan skips sentences and the rest)
 _NARROW = "c.rowid AS _rid, " + ", ".join(f'c."{c}"' for c in (
     "id", "doc_id", "start", "end", "family", "value", "low", "high", "comparator", "precision",
@@ -288,19 +290,14 @@ def _finite_figure(f: Figure) -> bool:
 class _Partial(Record):
     """A Record holding only the claims fetched, kept in Record.load's order."""
 
-    def add(self, claims: list[Claim]) -> None:
-        for c in claims:
-            self.claims.setdefault(c.id, c)
+    def add(self, rows: list[tuple]) -> list[Claim]:
+        """The claims of these rows (``CLAIM_COLUMNS + FACT_COLUMNS``) not held yet, added."""
+        new = [self.add_row(r) for r in rows if r[_ID] not in self.claims]
         items = sorted(self.claims.values(), key=lambda c: (c.doc_id, c.start, c.end, c.id))
         self.claims = {c.id: c for c in items}
         if hasattr(self, "_pidx"):
             del self._pidx
-
-
-def _claim(row: tuple) -> Claim:
-    c = Claim(**dict(zip(CLAIM_COLUMNS, row)))
-    c.findings = list(c.findings or [])
-    return c
+        return new
 
 
 # --- one claim checked: its SQL, its fetched figures, its counts ----------------------------
@@ -337,7 +334,7 @@ class _Ctx:
         self.qscope = scope_key(f.scope)
         self.soft = bool(f.inherited)
         # the distinct stored values the key functions must classify: one scan of the family
-        sets = [("u", ("unit", "per_basis"))]
+        sets = []
         if self.qstat is not None or f.comparator in LOWER:
             sets.append(("s", ("statistic",)))
         if self.qe is not None:
@@ -354,11 +351,16 @@ class _Ctx:
         masks = {sum(1 << (len(cols) - 1 - i) for i, c in enumerate(cols) if c not in cs): k
                  for k, cs in sets}
         masks[(1 << len(cols)) - 1] = "bad"
-        _, rows = store.query(
-            f"SELECT grouping_id({', '.join(cols)}), {', '.join(cols)}, count(*) FILTER (WHERE "
-            "value IS NULL OR isnan(value)) FROM claims WHERE family = $fam GROUP BY GROUPING "
-            f"SETS ({', '.join('(' + ', '.join(cs) + ')' for _, cs in sets)}, ())",
-            {"fam": f.family})
+        bad = "count(*) FILTER (WHERE value IS NULL OR isnan(value))"
+        if sets:
+            _, rows = store.query(
+                f"SELECT grouping_id({', '.join(cols)}), {', '.join(cols)}, {bad} FROM claims "
+                "WHERE family = $fam GROUP BY GROUPING SETS "
+                f"({', '.join('(' + ', '.join(cs) + ')' for _, cs in sets)}, ())",
+                {"fam": f.family})
+        else:
+            _, rows = store.query(f"SELECT 0, {bad} FROM claims WHERE family = $fam",
+                                  {"fam": f.family})
         got: dict[str, list[dict]] = {}
         for r in rows:
             got.setdefault(masks[r[0]], []).append(dict(zip(cols + ["bad"], r[1:])))
@@ -374,11 +376,6 @@ class _Ctx:
                                    "CAST($f AS VARCHAR[]), family) AND model IS NOT NULL",
                                    {"f": sorted(mfams)})
             self.models = [r[0] for r in mrows]
-        uk = _unit_key(f)
-        self.units = [(r["unit"], r["per_basis"]) for r in got.get("u", [])
-                      if _unit_key(Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0,
-                                         family=f.family, unit=r["unit"],
-                                         per_basis=r["per_basis"])) == uk]
 
         def vals(k: str, col: str) -> list:
             return [r[col] for r in got.get(k, []) if r[col] is not None]
@@ -422,9 +419,8 @@ class _Ctx:
             where = (f"list_contains({_list(p, sorted(COUNT_FAMILIES - {f.family}), 'VARCHAR')}, "
                      "c.family)")
         else:
-            conds = [f"(c.unit IS NOT DISTINCT FROM CAST({p(u)} AS VARCHAR) AND c.per_basis "
-                     f"IS NOT DISTINCT FROM CAST({p(b)} AS VARCHAR))" for u, b in self.units]
-            where = f"c.family = {p(f.family)} AND ({' OR '.join(conds) or 'FALSE'})"
+            # the claim's family and unit (``Checker._candidates``: the stored unit key)
+            where = f"c.family = {p(f.family)} AND c.key_unit = {p(chk.facts(f).unit)}"
         windows = ([_witness_fig(f)] if cross else self.windows(names or [])) if early else None
         if windows:
             where += " AND (" + " OR ".join(_window(a) for a in windows) + ")"
@@ -988,7 +984,7 @@ class SqlChecker(Checker):
             _, rows = self.store.query(f"SELECT {_PLAIN_COLS} FROM claims WHERE rowid IN "
                                        "(SELECT unnest(CAST($r AS BIGINT[])))",
                                        {"r": sorted(rowids)})
-            claims = [c for c in map(_claim, rows) if c.id not in rec.claims]
+            claims = rec.add(rows)
             want = {c.doc_id for c in claims} - set(rec.docs)
             if want:
                 _, drows = self.store.query(f"SELECT {DOC_INFO_COLS} FROM documents WHERE id IN "
@@ -999,7 +995,6 @@ class SqlChecker(Checker):
                     if d.id in self._roles:
                         d.role, d.role_source = self._roles[d.id]
                     rec.docs[d.id] = d
-            rec.add(claims)
         return [rec.claims[m[1]] for m in meta]
 
     def _param_rows(self, pairs: set[tuple[str, str]], keys: set[str]) -> set[int]:
