@@ -60,18 +60,16 @@ from dataclasses import dataclass
 
 from pipeline.checker import fold_name, is_range, name_pattern, phase_must_be_stated, product_pattern
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
-                            PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
+                            SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
                             _distinctive, _model_match, check_loaded,
                             loaded_families)
-from pipeline.check_predicates import ATOMS, PRED, column, holds, needs, needs_scope, unsaid, window
+from pipeline.check_predicates import ATOMS, PRED, column, holds, needs, needs_scope, window
 from pipeline.link.consistency import ROUNDING, TRUNCATED, Figure, generous_interval, rounding_interval
-from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation, kind_of,
-                                same_setting, model_key, norm, scope_key,
-                                token_kind_key)
+from pipeline.link.keys import COMPARED_FAMILIES, hardware_relation, model_key, same_setting
 from pipeline.model import Claim
 from pipeline.record import DOC_INFO_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record
 from pipeline.words import hw_key
-from pipeline.link.facts import FACT_COLUMNS
+from pipeline.link.facts import FACT_COLUMNS, full_figure, witness_figure
 from pipeline.store import CLAIM_COLUMNS, Store
 
 _ID = CLAIM_COLUMNS.index("id")
@@ -79,7 +77,7 @@ _PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS + FACT_COLUMNS)
 # what the comparison reads of a claim (the scan skips sentences and the rest)
 _NARROW = "c.rowid AS _rid, " + ", ".join(f'c."{c}"' for c in (
     "id", "doc_id", "start", "end", "family", "value", "low", "high", "comparator", "precision",
-    "scope", "statistic", "phase", "token_kind", "model", "model_params", "hardware", "hw_count",
+    "scope", "key_scope", "key_statistic", "key_phase", "key_token_kind", "key_engine", "model", "model_params", "hardware", "hw_count",
     "accelerator", "engine", "concurrency", "inherited"))
 _ORDER = '_pub IS NULL, _pub, _path, "start", doc_id, "end", id'   # Checker.primaries order
 _COMPARATORS = ("=", "~", ">", ">=", "<", "<=")
@@ -121,6 +119,12 @@ def _fin(x: str) -> str:
 
 def _list(p: _Params, values: list, typ: str) -> str:
     return f"CAST({p(list(values))} AS {typ}[])"
+
+
+def _differs(col: str, qv: str | None, p: "_Params") -> str:
+    """SQL: the stored key in ``col`` is stated and is not the claim's ``qv`` (FALSE where
+    the claim states none)."""
+    return "FALSE" if not qv else f"coalesce({col} <> CAST({p(qv)} AS VARCHAR), FALSE)"
 
 
 def _code(col: str, classes: dict[str, list], null_code: str | None, p: _Params,
@@ -271,14 +275,6 @@ SIZE = _Side("_psize", "_spb", "'='", "_sr0", "_sr1", "_sg1", "_smag",
              "(_spb IS NULL OR NOT isfinite(_psize) OR NOT isfinite(_spb))")
 
 
-def _witness_fig(f: Claim) -> Figure:
-    return Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
-
-
-def _full_fig(f: Claim) -> Figure:
-    return Figure(f.value, f.low, f.high, f.comparator or "=", f.precision)
-
-
 def _finite_figure(f: Figure) -> bool:
     xs = [f.value, f.low, f.high, f.precision]
     return all(x is None or (isinstance(x, (int, float)) and math.isfinite(x)) for x in xs) \
@@ -326,23 +322,13 @@ class _Ctx:
             return
         self._profiled = True
         f, q, store = self.f, self.q, self.chk.store
-        self.qk = model_key(f.model)
-        self.qh = hw_key(f)
-        self.qe = engine_key(f.engine)
-        self.qstat = norm(f.statistic)
-        self.qphase, self.qtk = norm(f.phase), token_kind_key(f)
-        self.qscope = scope_key(f.scope)
+        # the claim's own keys, as Checker.compare reads them (link.facts)
+        fk = self.chk.facts(f)
+        self.qk, self.qh, self.qe, self.qstat = fk.model, fk.hw, fk.engine, fk.statistic
+        self.qphase, self.qtk, self.qscope = fk.phase, fk.token_kind, fk.scope
         self.soft = bool(f.inherited)
         # the distinct stored values the key functions must classify: one scan of the family
         sets = []
-        if self.qstat is not None or f.comparator in LOWER:
-            sets.append(("s", ("statistic",)))
-        if self.qe is not None:
-            sets.append(("e", ("engine",)))
-        if self.qphase:
-            sets.append(("ph", ("phase",)))
-        if self.qtk:
-            sets.append(("tk", ("token_kind", "phase", "scope")))
         if f.concurrency is not None:
             sets.append(("c", ("concurrency",)))
         if self.qh is not None:
@@ -379,9 +365,6 @@ class _Ctx:
 
         def vals(k: str, col: str) -> list:
             return [r[col] for r in got.get(k, []) if r[col] is not None]
-        self.stats, self.engines = vals("s", "statistic"), vals("e", "engine")
-        self.phases = vals("ph", "phase")
-        self.tks = [(r["token_kind"], r["phase"], r["scope"]) for r in got.get("tk", [])]
         self.concs = vals("c", "concurrency")
         self.hws = [(r["hardware"], r["hw_count"], r["accelerator"]) for r in got.get("h", [])]
 
@@ -421,13 +404,13 @@ class _Ctx:
         else:
             # the claim's family and unit (``Checker._candidates``: the stored unit key)
             where = f"c.family = {p(f.family)} AND c.key_unit = {p(chk.facts(f).unit)}"
-        windows = ([_witness_fig(f)] if cross else self.windows(names or [])) if early else None
+        windows = ([witness_figure(f)] if cross else self.windows(names or [])) if early else None
         if windows:
             where += " AND (" + " OR ".join(_window(a) for a in windows) + ")"
         if not cross and names and self.qscope is not None and all(map(needs_scope, names)):
             # each predicate asked needs the same denominator (or, outside the throughput
             # families, none stated): a filter the scan applies itself
-            where += f" AND {self.scope_sql('c.scope', p)[1]}"
+            where += f" AND {self.scope_sql('c.key_scope', p)[1]}"
         subj = "TRUE"
         if q.subject_text:
             # ``check._names_in``: the name, folded, in the figure's sentence or its
@@ -452,7 +435,7 @@ class _Ctx:
                     f"AND {_CHECKED})")
         # the figure states the claim's number (``check._point_matches``): it settles a
         # denominator, and (from 10 up) marks a metric mismatch
-        same = _cons_layers("_cs", _witness_fig(f), WITNESS)
+        same = _cons_layers("_cs", witness_figure(f), WITNESS)
         same_sql = ("FALSE" if abs(f.value) < MISMATCH_MIN_VALUE
                     else f"(abs(value) >= {_d(MISMATCH_MIN_VALUE)} AND _cs)")
         if cross:
@@ -496,19 +479,12 @@ class _Ctx:
                      f"(hm.code = 'bad' AND NOT {soft}) AS d_hw"]
         else:
             cols += ["FALSE AS o_hw", "FALSE AS d_hw"]
-        # engine, statistic: open when the figure leaves them out
-        for name, qv, col, values, key in (
-                ("eng", self.qe, "b.engine", self.engines, engine_key),
-                ("stat", self.qstat, "b.statistic", self.stats, norm)):
+        # engine, statistic (their stored keys): open when the figure leaves them out
+        for name, qv, col in (("eng", self.qe, "b.key_engine"), ("stat", self.qstat, "b.key_statistic")):
             if qv is None:
                 cols += [f"FALSE AS o_{name}", f"FALSE AS d_{name}"]
-                continue
-            cl: dict[str, list] = {"ok": [], "none": [], "bad": []}
-            for v in values:
-                k = key(v)
-                cl["none" if k is None else ("ok" if k == qv else "bad")].append(v)
-            code = _code(col, cl, "none", p)
-            cols += [f"(({code}) = 'none') AS o_{name}", f"(({code}) = 'bad') AS d_{name}"]
+            else:
+                cols += [f"({col} IS NULL) AS o_{name}", f"{_differs(col, qv, p)} AS d_{name}"]
         if f.concurrency is not None:
             a = f.concurrency
             cl = {"ok": [], "bad": []}
@@ -518,31 +494,11 @@ class _Ctx:
             cols += [f"(({code}) = 'none') AS o_conc", f"(({code}) = 'bad') AS d_conc"]
         else:
             cols += ["FALSE AS o_conc", "FALSE AS d_conc"]
-        if not self.qphase:
-            cols.append("FALSE AS d_phase")
-        else:
-            cl = {"same": [], "bad": []}
-            for v in self.phases:
-                k = norm(v)
-                cl["bad" if (k and k != self.qphase) else "same"].append(v)
-            cols.append(f"(({_code('b.phase', cl, 'same', p)}) = 'bad') AS d_phase")
-        if phase_must_be_stated(f):
-            # a latency phase the figure leaves unsaid is open (``Checker.compare``)
-            cl = {"none": [v for v in self.phases if not norm(v)],
-                  "set": [v for v in self.phases if norm(v)]}
-            cols.append(f"(({_code('b.phase', cl, 'none', p)}) = 'none') AS o_phase")
-        else:
-            cols.append("FALSE AS o_phase")
-        if not self.qtk:
-            cols.append("FALSE AS d_tk")
-        else:
-            # the token kind, stated or implied by the phase: each stored pair classified by
-            # the same key function Python uses
-            sc = (lambda s: s if f.family == "token_throughput" else None)
-            bad = [f"{tk or ''}\x1f{ph or ''}\x1f{s or ''}" for tk, ph, s in self.tks
-                   if kind_of(tk, ph, sc(s)) and kind_of(tk, ph, sc(s)) != self.qtk]
-            cols.append(f"list_contains({_list(p, bad, 'VARCHAR')}, coalesce(b.token_kind, '') "
-                        f"|| chr(31) || coalesce(b.phase, '') || chr(31) || coalesce(b.scope, '')) AS d_tk")
+        # phase and token kind (stated, or implied by the phase): differ where both state one
+        cols.append(f"{_differs('b.key_phase', self.qphase, p)} AS d_phase")
+        # a latency phase the figure leaves unsaid is open (``Checker.compare``)
+        cols.append(f"({'b.key_phase IS NULL' if phase_must_be_stated(f) else 'FALSE'}) AS o_phase")
+        cols.append(f"{_differs('b.key_token_kind', self.qtk, p)} AS d_tk")
         # money label: read from the sentence, in Python
         if q.label is None:
             cols += ["FALSE AS o_label", "FALSE AS d_label"]
@@ -550,14 +506,7 @@ class _Ctx:
             cols += ["TRUE AS o_label", "FALSE AS d_label"]
         else:
             cols += ["NULL::BOOLEAN AS o_label", "NULL::BOOLEAN AS d_label"]
-        cols.append(f"{self.scope_sql('b.scope', p)[0]} AS _sc")
-        # the figure's statistic is a peak (a bound, like "up to")
-        peak = "FALSE"
-        if f.comparator in LOWER:
-            cl = {"peak": [v for v in self.stats if norm(v) in PEAK_STATS],
-                  "no": [v for v in self.stats if norm(v) not in PEAK_STATS]}
-            peak = f"(({_code('b.statistic', cl, 'no', p)}) = 'peak')"
-        cols.append(f"(b.comparator IN ('<', '<=') OR {peak}) AS _isbound")
+        cols.append(f"{self.scope_sql('b.key_scope', p)[0]} AS _sc")
         # model size: Record.params_of in SQL (the figure's own parameters claim, else one
         # on its model in its document, else its model_params, else one in a primary
         # document; the first by implied, inherited, start, then Record.load's order)
@@ -593,7 +542,7 @@ class _Ctx:
         need = self.necessary(names) if early else "TRUE"
         ctes.append(f"c3 AS (SELECT * FROM c2 WHERE ({need}) IS NOT FALSE)")
         # the numbers
-        full = _full_fig(f)
+        full = full_figure(f)
         tests = [_cons_layers("_cm", full, WITNESS), _cons_layers("_cq", full, FULL)]
         src = "c3"
         if q.size is not None:
@@ -613,7 +562,7 @@ class _Ctx:
         # a point claim is not shown by a figure rounded more coarsely (``Checker.compare``)
         meets_sql = "_cm"
         if (f.comparator or "=") == "=":
-            coarse = f"({_default_p('value', 'precision')} > {_d(_full_fig(f).p * 1.000001)})"
+            coarse = f"({_default_p('value', 'precision')} > {_d(full_figure(f).p * 1.000001)})"
             meets_sql = f"(_cm AND NOT {coarse})"
         # a range against a point, either way round: decided by ``range_shown`` in Python
         # (NULL), the rest known in SQL
@@ -630,15 +579,15 @@ class _Ctx:
         return "WITH " + ",\n".join(ctes)
 
     def scope_sql(self, col: str, p: _Params) -> tuple[str, str]:
-        """The class ``Checker.compare`` gives a figure's denominator (in column ``col``):
-        same | differs | open | free; and the condition that it is same or free, as a
-        filter the scan can push down."""
+        """The class ``Checker.compare`` gives a figure's denominator (its key in column
+        ``col``): same | differs | open | free; and the condition that it is same or free,
+        as a filter the scan can push down."""
         if self.qscope is None:
             return "'free'", "TRUE"
         said, scoped = f"{col} = CAST({p(self.qscope)} AS VARCHAR)", self.f.family in SCOPED_FAMILIES
-        return (f"(CASE WHEN {unsaid(col)} THEN {repr('open' if scoped else 'free')} "
+        return (f"(CASE WHEN {col} IS NULL THEN {repr('open' if scoped else 'free')} "
                 f"WHEN {said} THEN 'same' ELSE 'differs' END)",
-                said if scoped else f"({said} OR {unsaid(col)})")
+                said if scoped else f"({said} OR {col} IS NULL)")
 
     @staticmethod
     def _arith(src: str, tests: list[list[list[str]]]) -> list[str]:
@@ -674,7 +623,7 @@ class _Ctx:
         wins = [window(n) for n in names]
         if None in wins:
             return None
-        figs = {"full": _full_fig(self.f), "point": _witness_fig(self.f)}
+        figs = {"full": full_figure(self.f), "point": witness_figure(self.f)}
         return [figs[k] for k in sorted(set(wins))]
 
     # --- fetching ------------------------------------------------------------------------
@@ -1117,7 +1066,7 @@ def _query_ok(q: Query) -> bool:
         return False     # a length that says not whose it is leaves "input"/"output" open
     if f.hw_count:
         return False     # a figure on an uncounted accelerator takes its document's count
-    if not _finite_figure(_full_fig(f)):
+    if not _finite_figure(full_figure(f)):
         return False
     return q.size is None or _finite_figure(q.size)
 
