@@ -55,7 +55,6 @@ the early filters to keeping every figure Python accepts, and the verdicts to th
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from pipeline.checker import fold_name, is_range, name_pattern, phase_must_be_stated, product_pattern
@@ -77,7 +76,8 @@ _PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS + FACT_COLUMNS)
 # what the comparison reads of a claim (the scan skips sentences and the rest)
 _NARROW = "c.rowid AS _rid, " + ", ".join(f'c."{c}"' for c in (
     "id", "doc_id", "start", "end", "family", "value", "low", "high", "comparator", "precision",
-    "scope", "key_scope", "key_statistic", "key_phase", "key_token_kind", "key_engine", "model", "model_params", "hardware", "hw_count",
+    "scope", "key_scope", "key_statistic", "key_phase", "key_token_kind", "key_engine", "model",
+    "key_model", "model_params", "hardware", "hw_count",
     "accelerator", "engine", "concurrency", "inherited"))
 _ORDER = '_pub IS NULL, _pub, _path, "start", doc_id, "end", id'   # Checker.primaries order
 _COMPARATORS = ("=", "~", ">", ">=", "<", "<=")
@@ -321,7 +321,7 @@ class _Ctx:
         if self._profiled:
             return
         self._profiled = True
-        f, q, store = self.f, self.q, self.chk.store
+        f, store = self.f, self.chk.store
         # the claim's own keys, as Checker.compare reads them (link.facts)
         fk = self.chk.facts(f)
         self.qk, self.qh, self.qe, self.qstat = fk.model, fk.hw, fk.engine, fk.statistic
@@ -352,15 +352,11 @@ class _Ctx:
             got.setdefault(masks[r[0]], []).append(dict(zip(cols + ["bad"], r[1:])))
         if got["bad"][0]["bad"]:
             raise _Fallback("values SQL cannot order as Python does")
-        self.need_models = (self.qk is not None or q.size is not None
-                            or bool(self.cross_needed and f.model))
+        # the distinct model keys of the family, each classified by Checker's own rule
         self.models = []
-        if self.need_models:
-            mfams = {f.family, "parameters"} | (COUNT_FAMILIES if self.cross_needed and f.model
-                                                else set())
-            _, mrows = store.query("SELECT DISTINCT model FROM claims WHERE list_contains("
-                                   "CAST($f AS VARCHAR[]), family) AND model IS NOT NULL",
-                                   {"f": sorted(mfams)})
+        if self.qk is not None:
+            _, mrows = store.query("SELECT DISTINCT key_model FROM claims WHERE family = $fam "
+                                   "AND key_model IS NOT NULL", {"fam": f.family})
             self.models = [r[0] for r in mrows]
 
         def vals(k: str, col: str) -> list:
@@ -381,19 +377,12 @@ class _Ctx:
         ctes: list[str] = []
         joins = ""
         soft = f"({'TRUE' if self.soft else 'FALSE'} OR coalesce(b.inherited, FALSE))"
-        if self.need_models:
-            raws = self.models
-            keys = [model_key(r) for r in raws]
-            codes = ["none" if k is None else ("ok" if self.qk is not None and _model_match(self.qk, k)
-                                               else "bad") for k in keys]
-            fkey = model_key(f.model)
-            eqs = [k == fkey for k in keys]
+        if self.qk is not None:
+            codes = ["ok" if _model_match(self.qk, k) else "bad" for k in self.models]
             # a last row of NULLs gives the lists their types even when empty; NULL never joins
-            ctes.append(f"mm AS (SELECT unnest({_list(p, raws + [None], 'VARCHAR')}) AS raw, "
-                        f"unnest({_list(p, keys + [None], 'VARCHAR')}) AS key, "
-                        f"unnest({_list(p, codes + [None], 'VARCHAR')}) AS code, "
-                        f"unnest({_list(p, eqs + [None], 'BOOLEAN')}) AS eq)")
-            joins += " LEFT JOIN mm cm ON cm.raw = b.model"
+            ctes.append(f"mm AS (SELECT unnest({_list(p, self.models + [None], 'VARCHAR')}) AS key, "
+                        f"unnest({_list(p, codes + [None], 'VARCHAR')}) AS code)")
+            joins += " LEFT JOIN mm cm ON cm.key = b.key_model"
         primary = "d.role = 'primary'"
         if chk.extra_primary:
             primary = (f"({primary} OR list_contains("
@@ -440,9 +429,8 @@ class _Ctx:
                     else f"(abs(value) >= {_d(MISMATCH_MIN_VALUE)} AND _cs)")
         if cross:
             meq = "TRUE"
-            if f.model:
-                meq = "(CASE WHEN b.model IS NULL THEN " + ("TRUE" if model_key(f.model) is None
-                                                              else "FALSE") + " ELSE cm.eq END)"
+            if f.model:         # ``Checker._cross_family``: the same model key
+                meq = f"(b.key_model IS NOT DISTINCT FROM CAST({p(self.qk)} AS VARCHAR))"
             ctes.append(f"c1 AS (SELECT b.*, {meq} AS _meq FROM base b{joins})")
             ctes += self._arith("c1", [same])
             ctes.append(f"cand AS (SELECT *, {same_sql} AND _meq AS _cross FROM k4)")
@@ -450,7 +438,7 @@ class _Ctx:
         cols: list[str] = []
         # model
         if self.qk is not None:
-            mc = "(CASE WHEN b.model IS NULL THEN 'none' ELSE cm.code END)"
+            mc = "(CASE WHEN b.key_model IS NULL THEN 'none' ELSE cm.code END)"
             cols += [f"({mc} = 'none' OR ({mc} = 'bad' AND {soft})) AS o_model",
                      f"({mc} = 'bad' AND NOT {soft}) AS d_model"]
         else:
@@ -512,29 +500,28 @@ class _Ctx:
         # document; the first by implied, inherited, start, then Record.load's order)
         if q.size is not None:
             ctes.append(
-                "prm AS (SELECT c.doc_id, k.key, c.value, c.precision, c.implied, c.inherited, "
-                f"c.start, c.\"end\", c.id, coalesce({primary}, FALSE) AS prim "
-                "FROM claims c JOIN mm k ON k.raw = c.model LEFT JOIN documents d ON d.id = c.doc_id "
-                f"WHERE c.family = 'parameters' AND {_ACTIVE} AND k.key IS NOT NULL)")
+                "prm AS (SELECT c.doc_id, c.key_model AS key, c.value, c.precision, c.implied, "
+                f"c.inherited, c.start, c.\"end\", c.id, coalesce({primary}, FALSE) AS prim "
+                "FROM claims c LEFT JOIN documents d ON d.id = c.doc_id "
+                f"WHERE c.family = 'parameters' AND {_ACTIVE} AND c.key_model IS NOT NULL)")
             ctes.append("sd AS (SELECT doc_id, key, arg_min({'v': value, 'p': precision}, "
                         "{'a': implied, 'b': inherited, 's': start, 'e': \"end\", 'i': id}) AS best "
                         "FROM prm GROUP BY doc_id, key)")
             ctes.append("aw AS (SELECT key, arg_min({'v': value, 'p': precision}, "
                         "{'a': implied, 'b': inherited, 's': start, 'd': doc_id, 'e': \"end\", "
                         "'i': id}) AS best FROM prm WHERE prim GROUP BY key)")
-            joins += (" LEFT JOIN sd ON sd.doc_id = b.doc_id AND sd.key = cm.key"
-                      " LEFT JOIN aw ON aw.key = cm.key")
+            joins += (" LEFT JOIN sd ON sd.doc_id = b.doc_id AND sd.key = b.key_model"
+                      " LEFT JOIN aw ON aw.key = b.key_model")
             own = "(b.family = 'parameters' AND coalesce(b.model, '') <> '')"
             mp = "(b.model_params IS NOT NULL AND b.model_params <> 0)"
             cols += [
-                "(b.model IS NULL OR cm.raw IS NOT NULL) AS _pknown",
-                f"CASE WHEN {own} THEN b.value WHEN cm.key IS NULL THEN "
+                f"CASE WHEN {own} THEN b.value WHEN b.key_model IS NULL THEN "
                 f"(CASE WHEN {mp} THEN b.model_params END) WHEN sd.best IS NOT NULL THEN sd.best.v "
                 f"WHEN {mp} THEN b.model_params WHEN aw.best IS NOT NULL THEN aw.best.v END AS _psize",
-                f"CASE WHEN {own} THEN b.precision WHEN cm.key IS NULL THEN NULL "
+                f"CASE WHEN {own} THEN b.precision WHEN b.key_model IS NULL THEN NULL "
                 f"WHEN sd.best IS NOT NULL THEN sd.best.p WHEN {mp} THEN NULL "
                 f"WHEN aw.best IS NOT NULL THEN aw.best.p END AS _pprec"]
-            osize = "(CASE WHEN _pknown THEN _psize IS NULL END)"
+            osize = "(_psize IS NULL)"
         else:
             osize = "FALSE"
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
@@ -554,7 +541,7 @@ class _Ctx:
                         f"greatest({_fin('_psize')}, {_fin('_spb')}) AS _smag FROM s1)")
             tests.append(_cons_layers("_cz", q.size, SIZE))
             src = "s2"
-            dsize = "(CASE WHEN _pknown THEN (CASE WHEN _psize IS NULL THEN FALSE ELSE NOT _cz END) END)"
+            dsize = "(CASE WHEN _psize IS NULL THEN FALSE ELSE NOT _cz END)"
         else:
             dsize = "FALSE"
         tests.append(same)
@@ -886,7 +873,6 @@ class SqlChecker(Checker):
         self._stack: list[_Ctx] = []
         self._pairs: set[tuple[str, str]] = set()     # parameters claims fetched for
         self._keys: set[str] = set()
-        self._param_models: list[str] | None = None
         self.extra_primary: set[str] = set()
         self._roles: dict[str, tuple[str, str]] = {}
         self._tables: list[str] = []     # temporary tables of candidates (_Ctx.cand_table)
@@ -950,44 +936,22 @@ class SqlChecker(Checker):
         """Rowids of the parameters claims ``Record.params_of`` picks for figures in these
         (document, model key) pairs: the first active one on the key in that document,
         and the first in any primary document, by (implied, inherited, start) over
-        Record.load's order. Names are narrowed in SQL: a key's digits appear in its stored
-        name in the same order (model_key only drops, lowercases and respaces
-        characters), so LIKE '%5%5%2%'."""
+        Record.load's order (by their stored model keys)."""
         if not pairs and not keys:
             return set()
         p = _Params()
-        docs = sorted({d for d, _ in pairs})
-        conds = [f"c.doc_id IN (SELECT unnest({_list(p, docs, 'VARCHAR')}))"] if docs else []
-        pats = set()
-        for k in keys:
-            digits = re.sub(r"[^0-9]", "", k)
-            pats.add("%" + "%".join(digits) + "%" if digits else "%")
-        if "%" in pats or len(pats) > 16:
-            # many keys, or one without digits: classify every stored name once
-            if self._param_models is None:
-                _, mrows = self.store.query("SELECT DISTINCT model FROM claims WHERE "
-                                            "family = 'parameters' AND model IS NOT NULL")
-                self._param_models = [r[0] for r in mrows]
-            raws = [m for m in self._param_models if model_key(m) in keys]
-            if raws:
-                conds.append(f"c.model IN (SELECT unnest({_list(p, raws, 'VARCHAR')}))")
-        elif pats:
-            conds += [f"c.model LIKE {p(x)}" for x in sorted(pats)]
-        if not conds:
-            return set()
+        want = sorted({k for _, k in pairs} | keys)
         primary = "d.role = 'primary'"
         if self.extra_primary:
             primary = (f"({primary} OR list_contains("
                        f"{_list(p, sorted(self.extra_primary), 'VARCHAR')}, d.id))")
         _, rows = self.store.query(
-            f"SELECT c.rowid, c.model, c.implied, c.inherited, c.start, c.doc_id, c.\"end\", c.id, "
+            f"SELECT c.rowid, c.key_model, c.implied, c.inherited, c.start, c.doc_id, c.\"end\", c.id, "
             f"coalesce({primary}, FALSE) FROM claims c LEFT JOIN documents d ON d.id = c.doc_id "
-            f"WHERE c.family = 'parameters' AND {_ACTIVE} AND ({' OR '.join(conds)})", p.values)
+            f"WHERE c.family = 'parameters' AND {_ACTIVE} AND list_contains("
+            f"{_list(p, want, 'VARCHAR')}, c.key_model)", p.values)
         first: dict[tuple, tuple] = {}
-        for rowid, model, *order, prim in rows:
-            k = model_key(model)
-            if k is None:
-                continue
+        for rowid, k, *order, prim in rows:
             doc = order[3]
             for slot in ([(doc, k)] if (doc, k) in pairs else []) + ([k] if prim and k in keys else []):
                 if slot not in first or tuple(order) < first[slot][1]:

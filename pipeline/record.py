@@ -18,7 +18,6 @@ from pipeline.citation import Citations
 from pipeline.derived import DerivedFigure, by_claim, load_derived
 from pipeline.gcpause import paused
 from pipeline.link.facts import FACT_COLUMNS, ClaimFacts, facts_of
-from pipeline.link.keys import model_key
 from pipeline.model import INERT_STANCES, Claim, Link
 from pipeline.store import CLAIM_COLUMNS, DOCUMENT_COLUMNS, Store
 
@@ -332,7 +331,7 @@ class Record:
         claim on the same model in the same document, else in any primary document."""
         if claim.family == "parameters" and claim.model:
             return (claim.value, claim)
-        mk = model_key(claim.model)
+        mk = self.facts_of(claim).key_model
         if mk is None:
             return (claim.model_params, None) if claim.model_params else None
         idx = self._params_index()
@@ -352,7 +351,7 @@ class Record:
             for c in self.claims.values():
                 if c.family != "parameters" or not self.active(c):
                     continue
-                mk = model_key(c.model)
+                mk = self.facts_of(c).key_model
                 if mk is None:
                     continue
                 idx[(c.doc_id, mk)].append(c)
