@@ -67,7 +67,6 @@ from pipeline.link.consistency import ROUNDING, TRUNCATED, Figure, generous_inte
 from pipeline.link.keys import COMPARED_FAMILIES, hardware_relation, model_key, same_setting
 from pipeline.model import Claim
 from pipeline.record import DOC_INFO_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record
-from pipeline.words import hw_key
 from pipeline.link.facts import FACT_COLUMNS, full_figure, witness_figure
 from pipeline.store import CLAIM_COLUMNS, Store
 
@@ -77,7 +76,7 @@ _PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS + FACT_COLUMNS)
 _NARROW = "c.rowid AS _rid, " + ", ".join(f'c."{c}"' for c in (
     "id", "doc_id", "start", "end", "family", "value", "low", "high", "comparator", "precision",
     "scope", "key_scope", "key_statistic", "key_phase", "key_token_kind", "key_engine", "model",
-    "key_model", "model_params", "hardware", "hw_count",
+    "key_model", "key_hw_count", "key_hw", "model_params", "hardware", "hw_count",
     "accelerator", "engine", "concurrency", "inherited"))
 _ORDER = '_pub IS NULL, _pub, _path, "start", doc_id, "end", id'   # Checker.primaries order
 _COMPARATORS = ("=", "~", ">", ">=", "<", "<=")
@@ -332,7 +331,7 @@ class _Ctx:
         if f.concurrency is not None:
             sets.append(("c", ("concurrency",)))
         if self.qh is not None:
-            sets.append(("h", ("hardware", "hw_count", "accelerator")))
+            sets.append(("h", ("key_hw_count", "key_hw")))
         cols = list(dict.fromkeys(c for _, cs in sets for c in cs))
         masks = {sum(1 << (len(cols) - 1 - i) for i, c in enumerate(cols) if c not in cs): k
                  for k, cs in sets}
@@ -362,7 +361,7 @@ class _Ctx:
         def vals(k: str, col: str) -> list:
             return [r[col] for r in got.get(k, []) if r[col] is not None]
         self.concs = vals("c", "concurrency")
-        self.hws = [(r["hardware"], r["hw_count"], r["accelerator"]) for r in got.get("h", [])]
+        self.hws = [(r["key_hw_count"], r["key_hw"]) for r in got.get("h", [])]
 
     # --- the candidate relation ---------------------------------------------------------
     def relation(self, p: _Params, names: list[str] | None = None, cross: bool = False,
@@ -447,22 +446,14 @@ class _Ctx:
         if self.qh is not None and not self.hws:
             cols += ["NULL::BOOLEAN AS o_hw", "NULL::BOOLEAN AS d_hw"]
         elif self.qh is not None:
-            classes: dict[str, list] = {}
-            for hw, n, acc in self.hws:
-                ph = hw_key(Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0,
-                                  family="", unit="", hardware=hw, hw_count=n, accelerator=acc))
-                qh = self.qh
-                code = hardware_relation(qh, ph)
-                classes.setdefault(code, []).append((hw, n, acc))
-            order = [(c, t) for c in classes for t in classes[c]]
-            ctes.append("hm AS (SELECT unnest({}) AS h, unnest({}) AS n, unnest({}) AS a, "
-                        "unnest({}) AS code)".format(
-                            _list(p, [t[0] for _, t in order], "VARCHAR"),
-                            _list(p, [t[1] for _, t in order], "BIGINT"),
-                            _list(p, [t[2] for _, t in order], "VARCHAR"),
-                            _list(p, [c for c, _ in order], "VARCHAR")))
-            joins += (" LEFT JOIN hm ON hm.h IS NOT DISTINCT FROM b.hardware AND hm.n IS NOT "
-                      "DISTINCT FROM b.hw_count AND hm.a IS NOT DISTINCT FROM b.accelerator")
+            # each stored (count, accelerator) key classified by Checker's own rule
+            codes = [hardware_relation(self.qh, (n, acc) if acc is not None else None)
+                     for n, acc in self.hws]
+            ctes.append("hm AS (SELECT unnest({}) AS n, unnest({}) AS a, unnest({}) AS code)".format(
+                _list(p, [n for n, _ in self.hws], "BIGINT"),
+                _list(p, [a for _, a in self.hws], "VARCHAR"), _list(p, codes, "VARCHAR")))
+            joins += (" LEFT JOIN hm ON hm.n IS NOT DISTINCT FROM b.key_hw_count"
+                      " AND hm.a IS NOT DISTINCT FROM b.key_hw")
             cols += [f"(hm.code = 'open' OR (hm.code = 'bad' AND {soft})) AS o_hw",
                      f"(hm.code = 'bad' AND NOT {soft}) AS d_hw"]
         else:
