@@ -8,13 +8,16 @@ and evidence, over the few figures that can change its answer, and DuckDB finds 
 Every part of ``Checker.compare`` becomes a column that is TRUE, FALSE or NULL
 ("cannot tell in SQL"):
 
-* conditions on names (model, hardware, engine, statistic, phase, token kind,
-  concurrency, unit) are decided by the Python key functions themselves, run once per
-  *distinct* stored value and handed to DuckDB as small lookup lists, so they are exact;
+* conditions on names (model, hardware, engine, statistic, phase, token kind, unit,
+  denominator) compare the keys stored with each claim (``link.facts``: the functions
+  ``Checker`` reads); where the claim's key matches a figure's by a rule rather than by
+  equality (a model's forms, hardware families, concurrency), the family's *distinct*
+  stored keys are classified by that rule in Python and handed to DuckDB as small lookup
+  lists, so they are exact;
 * value comparisons (``consistency.consistent``) are written out in SQL with the same
-  float operations, and a result within 1e-11 (relative) of the decision boundary is NULL.
-  The interval each comparator gives a figure is generated from consistency's own table
-  (``ROUNDING``, ``TRUNCATED``: ``_rounding``); the decision over two intervals
+  float operations over each figure's stored intervals (``witness_*``, ``full_*``,
+  ``fig_p``: computed once from consistency's own table, ``ROUNDING``), and a result within
+  1e-11 (relative) of the decision boundary is NULL; the decision over two intervals
   (``_cons_layers``) is the one part written twice, see docs/checking.md;
 * a model size comes from the same lookup ``Record.params_of`` makes (own parameters
   claim, same document, ``model_params``, any primary document), in SQL;
@@ -76,7 +79,8 @@ _PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS + FACT_COLUMNS)
 _NARROW = "c.rowid AS _rid, " + ", ".join(f'c."{c}"' for c in (
     "id", "doc_id", "start", "end", "family", "value", "low", "high", "comparator", "precision",
     "scope", "key_scope", "key_statistic", "key_phase", "key_token_kind", "key_engine", "model",
-    "key_model", "key_hw_count", "key_hw", "model_params", "hardware", "hw_count",
+    "key_model", "key_hw_count", "key_hw", "fig_p", "witness_lo", "witness_hi", "witness_top",
+    "full_lo", "full_hi", "full_top", "model_params", "hardware", "hw_count",
     "accelerator", "engine", "concurrency", "inherited"))
 _ORDER = '_pub IS NULL, _pub, _path, "start", doc_id, "end", id'   # Checker.primaries order
 _COMPARATORS = ("=", "~", ">", ">=", "<", "<=")
@@ -160,7 +164,7 @@ def _cons_layers(x: str, a: Figure, b: _Side) -> list[list[str]]:
     the 1e-9 slack) rather than generating it: SQL must add a NULL band at each of its
     comparisons, the precision branch included, and a form both could read would put that
     band, or a function call per operation, into the linker's hot path. The intervals
-    themselves come from ``ROUNDING`` (``_rounding``)."""
+    themselves are the figures' stored facts (``link.facts``)."""
     pa = a.p
     ra, ga = rounding_interval(a), generous_interval(a)      # ga[0] == ra[0]
     scale = max([1.0, abs(a.value), abs(pa)] + [abs(v) for v in (*ra, *ga) if math.isfinite(v)])
@@ -200,7 +204,7 @@ def _window(a: Figure) -> str:
     a0, a1 = generous_interval(a)
     lo = "least(coalesce(c.low, c.value), coalesce(c.high, c.value))"
     hi = "greatest(coalesce(c.low, c.value), coalesce(c.high, c.value))"
-    p = f"abs({_default_p('c.value', 'c.precision')})"
+    p = "abs(c.fig_p)"
     size = f"greatest(abs({lo}), abs({hi}))"
     reach = f"(2 * {p} + {_d(0.05)} * {size})"
     slack = (f"({_d(1e-6)} * ({_d(1 + abs(a.value) + sum(abs(x) for x in (a0, a1) if math.isfinite(x)))} "
@@ -251,24 +255,11 @@ def _greatest(*xs) -> _X:
     return _X(f"greatest({', '.join(map(_X.of, xs))})")
 
 
-def _rounding(cmp: str, lo: str, hi: str, p: str) -> tuple[str, str]:
-    """``rounding_interval`` of a figure whose comparator, ends and precision are these
-    columns: (low end, high end), each a CASE over the comparators of ``ROUNDING``."""
-    ends = {c: rule(_X(lo), _X(hi), _X(p), _greatest) for c, rule in ROUNDING.items()}
-    return tuple("(CASE " + cmp + "".join(f" WHEN '{c}' THEN {_X.of(e[i])}" for c, e in ends.items()
-                                          if c != "=")
-                 + f" ELSE {_X.of(ends['='][i])} END)" for i in (0, 1))
-
-
-def _generous_top(cmp: str, r1: str, p: str) -> str:
-    """``generous_interval``'s high end from the rounding one."""
-    return f"(CASE WHEN {cmp} IN ({', '.join(map(repr, TRUNCATED))}) THEN {_X(r1) + _X(p)} ELSE {r1} END)"
-
-
 _BAD = ("(_pb IS NULL OR value IS NULL OR NOT isfinite(value) OR NOT isfinite(_pb) "
         "OR NOT isfinite(coalesce(low, value)) OR NOT isfinite(coalesce(high, value)))")
-WITNESS = _Side("value", "_pb", "_cw", "_rw0", "_rw1", "_gw1", "_bmag", "_bad")
-FULL = _Side("value", "_pb", "_cf", "_rf0", "_rf1", "_gf1", "_bmag",
+# a figure's intervals are its stored facts (link.facts: witness_figure, full_figure)
+WITNESS = _Side("value", "_pb", "_cw", "witness_lo", "witness_hi", "witness_top", "_bmag", "_bad")
+FULL = _Side("value", "_pb", "_cf", "full_lo", "full_hi", "full_top", "_bmag",
              f"(_bad OR _cf NOT IN ({', '.join(repr(c) for c in _COMPARATORS)}))")
 SIZE = _Side("_psize", "_spb", "'='", "_sr0", "_sr1", "_sg1", "_smag",
              "(_spb IS NULL OR NOT isfinite(_psize) OR NOT isfinite(_spb))")
@@ -540,7 +531,7 @@ class _Ctx:
         # a point claim is not shown by a figure rounded more coarsely (``Checker.compare``)
         meets_sql = "_cm"
         if (f.comparator or "=") == "=":
-            coarse = f"({_default_p('value', 'precision')} > {_d(full_figure(f).p * 1.000001)})"
+            coarse = f"(fig_p > {_d(full_figure(f).p * 1.000001)})"
             meets_sql = f"(_cm AND NOT {coarse})"
         # a range against a point, either way round: decided by ``range_shown`` in Python
         # (NULL), the rest known in SQL
@@ -569,19 +560,16 @@ class _Ctx:
 
     @staticmethod
     def _arith(src: str, tests: list[list[list[str]]]) -> list[str]:
-        """Rounding intervals of the figures, then the consistency tests, as CTEs b1..k4."""
+        """What the consistency tests read of each figure besides its stored intervals, then
+        the tests, as CTEs b1, b3, k1..k4."""
         return [
-            f"b1 AS (SELECT *, {_default_p('value', 'precision')} AS _pb, "
+            "b1 AS (SELECT *, fig_p AS _pb, "
             "least(coalesce(low, value), coalesce(high, value)) AS _blo, "
             "greatest(coalesce(low, value), coalesce(high, value)) AS _bhi, "
             "CASE WHEN comparator = '~' THEN '~' ELSE '=' END AS _cw, "
             f"coalesce(nullif(comparator, ''), '=') AS _cf FROM {src})",
-            f"b2 AS (SELECT *, {_BAD} AS _bad, "
-            f"greatest({_fin('value')}, {_fin('_blo')}, {_fin('_bhi')}, {_fin('_pb')}) AS _bmag, "
-            "{} AS _rw0, {} AS _rw1, {} AS _rf0, {} AS _rf1 FROM b1)".format(
-                *_rounding('_cw', '_blo', '_bhi', '_pb'), *_rounding('_cf', '_blo', '_bhi', '_pb')),
-            f"b3 AS (SELECT *, {_generous_top('_cw', '_rw1', '_pb')} AS _gw1, "
-            f"{_generous_top('_cf', '_rf1', '_pb')} AS _gf1 FROM b2)",
+            f"b3 AS (SELECT *, {_BAD} AS _bad, "
+            f"greatest({_fin('value')}, {_fin('_blo')}, {_fin('_bhi')}, {_fin('_pb')}) AS _bmag FROM b1)",
         ] + _layer_ctes("b3", "k", tests)
 
     # --- the predicates Checker applies (check_predicates: each written once) -----------
