@@ -67,7 +67,8 @@ from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_s
                             loaded_families)
 from pipeline.check_predicates import ATOMS, PRED, column, holds, needs, needs_scope, window
 from pipeline.link.consistency import ROUNDING, TRUNCATED, Figure, generous_interval, rounding_interval
-from pipeline.link.keys import COMPARED_FAMILIES, hardware_relation, model_key, same_setting
+from pipeline.link.keys import (COMPARED_FAMILIES, hardware_relation, model_key, same_setting,
+                                token_kind_key)
 from pipeline.model import Claim
 from pipeline.record import DOC_INFO_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record
 from pipeline.link.facts import FACT_COLUMNS, full_figure, witness_figure
@@ -1005,8 +1006,9 @@ def _query_ok(q: Query) -> bool:
     if states_settings(f) or f.technique or q.reads_text():
         return False     # a workload size, application, link, reference, configuration or
                          # node count the claim states is looked for in the evidence's text
-    if f.family == "tokens" and f.token_kind:
+    if f.family == "tokens" and token_kind_key(f):
         return False     # a length that says not whose it is leaves "input"/"output" open
+                         # (the claim's kind stated, or implied by its phase: "prefill")
     if f.hw_count:
         return False     # a figure on an uncounted accelerator takes its document's count
     if not _finite_figure(full_figure(f)):
