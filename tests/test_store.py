@@ -40,7 +40,9 @@ def test_claims_and_links_tables_match_the_records(store):
             "role_source", "n_chars", "text", "ingested_at"} <= set(_columns(store, "documents"))
     assert _columns(store, "clusters") == ["cluster_id", "claim_id"]
     # the stored facts are the checker's: claims_full (what export and serve read) leaves them out
-    assert not set(FACT_COLUMNS) & set(_columns(store, "claims_full"))
+    full = _columns(store, "claims_full")
+    assert not set(FACT_COLUMNS) & set(full)
+    assert full[:len(dataclasses.fields(Claim))] == [f.name for f in dataclasses.fields(Claim)]
 
 
 def test_write_document_pages_and_claims(store):
