@@ -41,7 +41,7 @@ from pipeline.extract.patterns import BASELINE_RE, PEAK_LEAD_RE, REACH_RE, RIVAL
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
 from pipeline.link.facts import ClaimFacts, full_figure, witness_figure
 from pipeline.link.measure import param_kind
-from pipeline.link.keys import (COMPARED_FAMILIES, HARDWARE_FAMILIES, comparison_differs, hardware_relation,
+from pipeline.link.keys import (COMPARED_FAMILIES, HARDWARE_FAMILIES, comparison_differs, engine_key, hardware_relation,
                                 model_key, norm, same_setting, scope_key)
 from pipeline.model import Claim, Document
 from pipeline.record import UNCHECKED_STANCES, Record
