@@ -16,6 +16,10 @@ Compared, each keyed by what names it across ingests (content hashes, not row or
   a "headline" field; by default tests/data/headlines*.jsonl): the verdict, its
   explanation and the evidence (claim id and relation).
 
+A claims column that one warehouse has and the other has not (one a later schema version
+added, such as the stored facts of version 6) is named on a line of its own and not
+compared: the rows are compared on the columns both hold.
+
 Left out on purpose: ingest times and fingerprints (they name the pipeline's version, which
 a refactor may bump). Verdicts of a warehouse are computed by the code this script runs
 with; to compare the checker before and after a change, write a snapshot with the old code
@@ -191,6 +195,28 @@ def compare_part(name: str, a: dict[str, dict], b: dict[str, dict], label=None) 
     return part
 
 
+def _columns(rows: dict[str, dict]) -> set[str]:
+    return set().union(*rows.values()) if rows else set()
+
+
+def _shared_columns(a: dict[str, dict], b: dict[str, dict]) -> tuple[dict, dict]:
+    """The rows of ``a`` and ``b`` on the columns both warehouses have."""
+    extra = _columns(a) ^ _columns(b) if a and b else set()
+    if not extra:
+        return a, b
+    return ({k: {f: v for f, v in r.items() if f not in extra} for k, r in a.items()},
+            {k: {f: v for f, v in r.items() if f not in extra} for k, r in b.items()})
+
+
+def column_lines(a: Snapshot, b: Snapshot) -> list[str]:
+    """A line per side naming the claims columns only it has (not compared)."""
+    ca, cb = _columns(a.claims), _columns(b.claims)
+    if not (a.claims and b.claims):
+        return []
+    return [f"claims: columns only in {side} (not compared): {', '.join(sorted(cols))}"
+            for side, cols in (("A", ca - cb), ("B", cb - ca)) if cols]
+
+
 def compare(a: Snapshot, b: Snapshot) -> list[Part]:
     def clusters(s: Snapshot) -> dict[str, dict]:
         return {" ".join(ids): {} for ids in s.clusters}
@@ -202,7 +228,7 @@ def compare(a: Snapshot, b: Snapshot) -> list[Part]:
         return f"{paths.get(c['doc_id'], c['doc_id'])}:{c['start']} {c['surface']!r}"
 
     return [compare_part("documents", a.documents, b.documents, lambda d: d["path"]),
-            compare_part("claims", a.claims, b.claims, claim),
+            compare_part("claims", *_shared_columns(a.claims, b.claims), claim),
             compare_part("links", a.links, b.links),
             compare_part("clusters", clusters(a), clusters(b)),
             compare_part("verdicts", a.verdicts, b.verdicts)]
@@ -240,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_check:
         a.verdicts = b.verdicts = {}
     parts = compare(a, b)
+    for line in column_lines(a, b):
+        print(line)
     for part in parts:
         print("\n".join(part.lines(args.limit)))
     same = all(p.identical for p in parts)

@@ -19,8 +19,9 @@ subjects:
   not: ``3`` for a tail model, about one per 200 claims for a popular one (a popular
   model's figures are many runs, not one number quoted 30,000 times).
 
-The rows are what ``Store.write_many`` would store for such claims (manifest roles, no
-quantity keys: a full link computes them); nothing is linked.
+The rows are what ``Store.write_many`` would store for such claims (manifest roles, their
+facts filled by ``migrate.fill_claim_facts``, no quantity keys: a full link computes them);
+nothing is linked.
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pipeline.migrate import fill_claim_facts  # noqa: E402
 
 from bench_link import (BASELINES, CLAIMS_PER_DOC, ENGINES, FAMILIES, HARDWARE,  # noqa: E402
                         SCOPES, SENTENCES)
@@ -183,6 +186,9 @@ def write_claims(store, n: int, chunk: int = CHUNK, progress=None) -> None:
                          string_agg(sentence, chr(10) ORDER BY start) AS text
                   FROM _gen GROUP BY d)""")
         con.execute("DROP TABLE _gen")
+        # the facts Store.write_many stores with each claim (link.facts), as a migration
+        # fills them: every comparison reads them
+        fill_claim_facts(con, where="key_unit IS NULL")
         con.commit()
         if progress:
             progress(f"generated {hi:,} of {n:,} claims in {time.perf_counter() - t0:.0f} s")

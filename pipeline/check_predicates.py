@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from pipeline.checker import Query, _Cmp, _point_matches, range_shown
-from pipeline.link.keys import UNSAID_SCOPES, scope_key
+from pipeline.link.keys import scope_key
 
 _SIZE = "model size"
 
@@ -48,11 +48,6 @@ class Atom:
     py: Callable[[_Cmp, object, Query], bool]
     late: bool = False
     window: str | None = None
-
-
-def unsaid(col: str) -> str:
-    """SQL: the denominator column states none (``scope_key`` is None)."""
-    return f"({col} IS NULL OR {col} IN ({', '.join(repr(s) for s in UNSAID_SCOPES)}))"
 
 
 def _opens(name: str) -> Callable[[_Cmp, object, Query], bool]:
@@ -95,7 +90,7 @@ ATOMS: dict[str, Atom] = {
     "differs_size": Atom("d_size", _differs(_SIZE), late=True),
     "scope_ok": Atom("(_sc IN ('same', 'free'))", lambda c, chk, q: c.scope in ("same", "free")),
     "scope_differs": Atom("(_sc = 'differs')", lambda c, chk, q: c.scope == "differs"),
-    "scope_stated": Atom(f"(NOT {unsaid('scope')})",
+    "scope_stated": Atom("(key_scope IS NOT NULL)",
                          lambda c, chk, q: scope_key(c.claim.scope) is not None),
     "meets": Atom("_meets", lambda c, chk, q: c.meets, late=True, window="full"),
     "refutes": Atom("_refutes", lambda c, chk, q: c.refutes, late=True),

@@ -8,13 +8,16 @@ and evidence, over the few figures that can change its answer, and DuckDB finds 
 Every part of ``Checker.compare`` becomes a column that is TRUE, FALSE or NULL
 ("cannot tell in SQL"):
 
-* conditions on names (model, hardware, engine, statistic, phase, token kind,
-  concurrency, unit) are decided by the Python key functions themselves, run once per
-  *distinct* stored value and handed to DuckDB as small lookup lists, so they are exact;
+* conditions on names (model, hardware, engine, statistic, phase, token kind, unit,
+  denominator) compare the keys stored with each claim (``link.facts``: the functions
+  ``Checker`` reads); where the claim's key matches a figure's by a rule rather than by
+  equality (a model's forms, hardware families, concurrency), the family's *distinct*
+  stored keys are classified by that rule in Python and handed to DuckDB as small lookup
+  lists, so they are exact;
 * value comparisons (``consistency.consistent``) are written out in SQL with the same
-  float operations, and a result within 1e-11 (relative) of the decision boundary is NULL.
-  The interval each comparator gives a figure is generated from consistency's own table
-  (``ROUNDING``, ``TRUNCATED``: ``_rounding``); the decision over two intervals
+  float operations over each figure's stored intervals (``witness_*``, ``full_*``,
+  ``fig_p``: computed once from consistency's own table, ``ROUNDING``), and a result within
+  1e-11 (relative) of the decision boundary is NULL; the decision over two intervals
   (``_cons_layers``) is the one part written twice, see docs/checking.md;
 * a model size comes from the same lookup ``Record.params_of`` makes (own parameters
   claim, same document, ``model_params``, any primary document), in SQL;
@@ -55,29 +58,30 @@ the early filters to keeping every figure Python accepts, and the verdicts to th
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from pipeline.checker import fold_name, is_range, name_pattern, phase_must_be_stated, product_pattern
 from pipeline.checker import (ACHIEVED_FAMILIES, COUNT_FAMILIES, LOWER, states_settings, MAX_EVIDENCE, MISMATCH_MIN_VALUE, names_subject,
-                            PEAK_STATS, SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
-                            _distinctive, _model_match, _unit_key, check_loaded,
+                            SCOPED_FAMILIES, UPPER, Checker, Query, Verdict, _Cmp,
+                            _distinctive, _model_match, check_loaded,
                             loaded_families)
-from pipeline.check_predicates import ATOMS, PRED, column, holds, needs, needs_scope, unsaid, window
+from pipeline.check_predicates import ATOMS, PRED, column, holds, needs, needs_scope, window
 from pipeline.link.consistency import ROUNDING, TRUNCATED, Figure, generous_interval, rounding_interval
-from pipeline.link.keys import (COMPARED_FAMILIES, engine_key, hardware_relation, kind_of,
-                                same_setting, model_key, norm, scope_key,
+from pipeline.link.keys import (COMPARED_FAMILIES, hardware_relation, model_key, same_setting,
                                 token_kind_key)
 from pipeline.model import Claim
 from pipeline.record import DOC_INFO_COLS, INERT_STANCES, UNCHECKED_STANCES, DocInfo, Record
-from pipeline.words import hw_key
+from pipeline.link.facts import FACT_COLUMNS, full_figure, witness_figure
 from pipeline.store import CLAIM_COLUMNS, Store
 
-_PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS)
+_ID = CLAIM_COLUMNS.index("id")
+_PLAIN_COLS = ", ".join(f'"{c}"' for c in CLAIM_COLUMNS + FACT_COLUMNS)
 # what the comparison reads of a claim (the scan skips sentences and the rest)
 _NARROW = "c.rowid AS _rid, " + ", ".join(f'c."{c}"' for c in (
     "id", "doc_id", "start", "end", "family", "value", "low", "high", "comparator", "precision",
-    "scope", "statistic", "phase", "token_kind", "model", "model_params", "hardware", "hw_count",
+    "scope", "key_scope", "key_statistic", "key_phase", "key_token_kind", "key_engine", "model",
+    "key_model", "key_hw_count", "key_hw", "fig_p", "witness_lo", "witness_hi", "witness_top",
+    "full_lo", "full_hi", "full_top", "model_params", "hardware", "hw_count",
     "accelerator", "engine", "concurrency", "inherited"))
 _ORDER = '_pub IS NULL, _pub, _path, "start", doc_id, "end", id'   # Checker.primaries order
 _COMPARATORS = ("=", "~", ">", ">=", "<", "<=")
@@ -121,6 +125,12 @@ def _list(p: _Params, values: list, typ: str) -> str:
     return f"CAST({p(list(values))} AS {typ}[])"
 
 
+def _differs(col: str, qv: str | None, p: "_Params") -> str:
+    """SQL: the stored key in ``col`` is stated and is not the claim's ``qv`` (FALSE where
+    the claim states none)."""
+    return "FALSE" if not qv else f"coalesce({col} <> CAST({p(qv)} AS VARCHAR), FALSE)"
+
+
 def _code(col: str, classes: dict[str, list], null_code: str | None, p: _Params,
           typ: str = "VARCHAR") -> str:
     """A column's class from lists of its stored values; a value in no list is NULL."""
@@ -155,7 +165,7 @@ def _cons_layers(x: str, a: Figure, b: _Side) -> list[list[str]]:
     the 1e-9 slack) rather than generating it: SQL must add a NULL band at each of its
     comparisons, the precision branch included, and a form both could read would put that
     band, or a function call per operation, into the linker's hot path. The intervals
-    themselves come from ``ROUNDING`` (``_rounding``)."""
+    themselves are the figures' stored facts (``link.facts``)."""
     pa = a.p
     ra, ga = rounding_interval(a), generous_interval(a)      # ga[0] == ra[0]
     scale = max([1.0, abs(a.value), abs(pa)] + [abs(v) for v in (*ra, *ga) if math.isfinite(v)])
@@ -195,7 +205,7 @@ def _window(a: Figure) -> str:
     a0, a1 = generous_interval(a)
     lo = "least(coalesce(c.low, c.value), coalesce(c.high, c.value))"
     hi = "greatest(coalesce(c.low, c.value), coalesce(c.high, c.value))"
-    p = f"abs({_default_p('c.value', 'c.precision')})"
+    p = "abs(c.fig_p)"
     size = f"greatest(abs({lo}), abs({hi}))"
     reach = f"(2 * {p} + {_d(0.05)} * {size})"
     slack = (f"({_d(1e-6)} * ({_d(1 + abs(a.value) + sum(abs(x) for x in (a0, a1) if math.isfinite(x)))} "
@@ -246,35 +256,14 @@ def _greatest(*xs) -> _X:
     return _X(f"greatest({', '.join(map(_X.of, xs))})")
 
 
-def _rounding(cmp: str, lo: str, hi: str, p: str) -> tuple[str, str]:
-    """``rounding_interval`` of a figure whose comparator, ends and precision are these
-    columns: (low end, high end), each a CASE over the comparators of ``ROUNDING``."""
-    ends = {c: rule(_X(lo), _X(hi), _X(p), _greatest) for c, rule in ROUNDING.items()}
-    return tuple("(CASE " + cmp + "".join(f" WHEN '{c}' THEN {_X.of(e[i])}" for c, e in ends.items()
-                                          if c != "=")
-                 + f" ELSE {_X.of(ends['='][i])} END)" for i in (0, 1))
-
-
-def _generous_top(cmp: str, r1: str, p: str) -> str:
-    """``generous_interval``'s high end from the rounding one."""
-    return f"(CASE WHEN {cmp} IN ({', '.join(map(repr, TRUNCATED))}) THEN {_X(r1) + _X(p)} ELSE {r1} END)"
-
-
 _BAD = ("(_pb IS NULL OR value IS NULL OR NOT isfinite(value) OR NOT isfinite(_pb) "
         "OR NOT isfinite(coalesce(low, value)) OR NOT isfinite(coalesce(high, value)))")
-WITNESS = _Side("value", "_pb", "_cw", "_rw0", "_rw1", "_gw1", "_bmag", "_bad")
-FULL = _Side("value", "_pb", "_cf", "_rf0", "_rf1", "_gf1", "_bmag",
+# a figure's intervals are its stored facts (link.facts: witness_figure, full_figure)
+WITNESS = _Side("value", "_pb", "_cw", "witness_lo", "witness_hi", "witness_top", "_bmag", "_bad")
+FULL = _Side("value", "_pb", "_cf", "full_lo", "full_hi", "full_top", "_bmag",
              f"(_bad OR _cf NOT IN ({', '.join(repr(c) for c in _COMPARATORS)}))")
 SIZE = _Side("_psize", "_spb", "'='", "_sr0", "_sr1", "_sg1", "_smag",
              "(_spb IS NULL OR NOT isfinite(_psize) OR NOT isfinite(_spb))")
-
-
-def _witness_fig(f: Claim) -> Figure:
-    return Figure(f.value, f.low, f.high, "~" if f.comparator == "~" else "=", f.precision)
-
-
-def _full_fig(f: Claim) -> Figure:
-    return Figure(f.value, f.low, f.high, f.comparator or "=", f.precision)
 
 
 def _finite_figure(f: Figure) -> bool:
@@ -288,19 +277,14 @@ def _finite_figure(f: Figure) -> bool:
 class _Partial(Record):
     """A Record holding only the claims fetched, kept in Record.load's order."""
 
-    def add(self, claims: list[Claim]) -> None:
-        for c in claims:
-            self.claims.setdefault(c.id, c)
+    def add(self, rows: list[tuple]) -> list[Claim]:
+        """The claims of these rows (``CLAIM_COLUMNS + FACT_COLUMNS``) not held yet, added."""
+        new = [self.add_row(r) for r in rows if r[_ID] not in self.claims]
         items = sorted(self.claims.values(), key=lambda c: (c.doc_id, c.start, c.end, c.id))
         self.claims = {c.id: c for c in items}
         if hasattr(self, "_pidx"):
             del self._pidx
-
-
-def _claim(row: tuple) -> Claim:
-    c = Claim(**dict(zip(CLAIM_COLUMNS, row)))
-    c.findings = list(c.findings or [])
-    return c
+        return new
 
 
 # --- one claim checked: its SQL, its fetched figures, its counts ----------------------------
@@ -328,65 +312,48 @@ class _Ctx:
         if self._profiled:
             return
         self._profiled = True
-        f, q, store = self.f, self.q, self.chk.store
-        self.qk = model_key(f.model)
-        self.qh = hw_key(f)
-        self.qe = engine_key(f.engine)
-        self.qstat = norm(f.statistic)
-        self.qphase, self.qtk = norm(f.phase), token_kind_key(f)
-        self.qscope = scope_key(f.scope)
+        f, store = self.f, self.chk.store
+        # the claim's own keys, as Checker.compare reads them (link.facts)
+        fk = self.chk.facts(f)
+        self.qk, self.qh, self.qe, self.qstat = fk.model, fk.hw, fk.engine, fk.statistic
+        self.qphase, self.qtk, self.qscope = fk.phase, fk.token_kind, fk.scope
         self.soft = bool(f.inherited)
         # the distinct stored values the key functions must classify: one scan of the family
-        sets = [("u", ("unit", "per_basis"))]
-        if self.qstat is not None or f.comparator in LOWER:
-            sets.append(("s", ("statistic",)))
-        if self.qe is not None:
-            sets.append(("e", ("engine",)))
-        if self.qphase:
-            sets.append(("ph", ("phase",)))
-        if self.qtk:
-            sets.append(("tk", ("token_kind", "phase", "scope")))
+        sets = []
         if f.concurrency is not None:
             sets.append(("c", ("concurrency",)))
         if self.qh is not None:
-            sets.append(("h", ("hardware", "hw_count", "accelerator")))
+            sets.append(("h", ("key_hw_count", "key_hw")))
         cols = list(dict.fromkeys(c for _, cs in sets for c in cs))
         masks = {sum(1 << (len(cols) - 1 - i) for i, c in enumerate(cols) if c not in cs): k
                  for k, cs in sets}
         masks[(1 << len(cols)) - 1] = "bad"
-        _, rows = store.query(
-            f"SELECT grouping_id({', '.join(cols)}), {', '.join(cols)}, count(*) FILTER (WHERE "
-            "value IS NULL OR isnan(value)) FROM claims WHERE family = $fam GROUP BY GROUPING "
-            f"SETS ({', '.join('(' + ', '.join(cs) + ')' for _, cs in sets)}, ())",
-            {"fam": f.family})
+        bad = "count(*) FILTER (WHERE value IS NULL OR isnan(value))"
+        if sets:
+            _, rows = store.query(
+                f"SELECT grouping_id({', '.join(cols)}), {', '.join(cols)}, {bad} FROM claims "
+                "WHERE family = $fam GROUP BY GROUPING SETS "
+                f"({', '.join('(' + ', '.join(cs) + ')' for _, cs in sets)}, ())",
+                {"fam": f.family})
+        else:
+            _, rows = store.query(f"SELECT 0, {bad} FROM claims WHERE family = $fam",
+                                  {"fam": f.family})
         got: dict[str, list[dict]] = {}
         for r in rows:
             got.setdefault(masks[r[0]], []).append(dict(zip(cols + ["bad"], r[1:])))
         if got["bad"][0]["bad"]:
             raise _Fallback("values SQL cannot order as Python does")
-        self.need_models = (self.qk is not None or q.size is not None
-                            or bool(self.cross_needed and f.model))
+        # the distinct model keys of the family, each classified by Checker's own rule
         self.models = []
-        if self.need_models:
-            mfams = {f.family, "parameters"} | (COUNT_FAMILIES if self.cross_needed and f.model
-                                                else set())
-            _, mrows = store.query("SELECT DISTINCT model FROM claims WHERE list_contains("
-                                   "CAST($f AS VARCHAR[]), family) AND model IS NOT NULL",
-                                   {"f": sorted(mfams)})
+        if self.qk is not None:
+            _, mrows = store.query("SELECT DISTINCT key_model FROM claims WHERE family = $fam "
+                                   "AND key_model IS NOT NULL", {"fam": f.family})
             self.models = [r[0] for r in mrows]
-        uk = _unit_key(f)
-        self.units = [(r["unit"], r["per_basis"]) for r in got.get("u", [])
-                      if _unit_key(Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0,
-                                         family=f.family, unit=r["unit"],
-                                         per_basis=r["per_basis"])) == uk]
 
         def vals(k: str, col: str) -> list:
             return [r[col] for r in got.get(k, []) if r[col] is not None]
-        self.stats, self.engines = vals("s", "statistic"), vals("e", "engine")
-        self.phases = vals("ph", "phase")
-        self.tks = [(r["token_kind"], r["phase"], r["scope"]) for r in got.get("tk", [])]
         self.concs = vals("c", "concurrency")
-        self.hws = [(r["hardware"], r["hw_count"], r["accelerator"]) for r in got.get("h", [])]
+        self.hws = [(r["key_hw_count"], r["key_hw"]) for r in got.get("h", [])]
 
     # --- the candidate relation ---------------------------------------------------------
     def relation(self, p: _Params, names: list[str] | None = None, cross: bool = False,
@@ -401,19 +368,12 @@ class _Ctx:
         ctes: list[str] = []
         joins = ""
         soft = f"({'TRUE' if self.soft else 'FALSE'} OR coalesce(b.inherited, FALSE))"
-        if self.need_models:
-            raws = self.models
-            keys = [model_key(r) for r in raws]
-            codes = ["none" if k is None else ("ok" if self.qk is not None and _model_match(self.qk, k)
-                                               else "bad") for k in keys]
-            fkey = model_key(f.model)
-            eqs = [k == fkey for k in keys]
+        if self.qk is not None:
+            codes = ["ok" if _model_match(self.qk, k) else "bad" for k in self.models]
             # a last row of NULLs gives the lists their types even when empty; NULL never joins
-            ctes.append(f"mm AS (SELECT unnest({_list(p, raws + [None], 'VARCHAR')}) AS raw, "
-                        f"unnest({_list(p, keys + [None], 'VARCHAR')}) AS key, "
-                        f"unnest({_list(p, codes + [None], 'VARCHAR')}) AS code, "
-                        f"unnest({_list(p, eqs + [None], 'BOOLEAN')}) AS eq)")
-            joins += " LEFT JOIN mm cm ON cm.raw = b.model"
+            ctes.append(f"mm AS (SELECT unnest({_list(p, self.models + [None], 'VARCHAR')}) AS key, "
+                        f"unnest({_list(p, codes + [None], 'VARCHAR')}) AS code)")
+            joins += " LEFT JOIN mm cm ON cm.key = b.key_model"
         primary = "d.role = 'primary'"
         if chk.extra_primary:
             primary = (f"({primary} OR list_contains("
@@ -422,16 +382,15 @@ class _Ctx:
             where = (f"list_contains({_list(p, sorted(COUNT_FAMILIES - {f.family}), 'VARCHAR')}, "
                      "c.family)")
         else:
-            conds = [f"(c.unit IS NOT DISTINCT FROM CAST({p(u)} AS VARCHAR) AND c.per_basis "
-                     f"IS NOT DISTINCT FROM CAST({p(b)} AS VARCHAR))" for u, b in self.units]
-            where = f"c.family = {p(f.family)} AND ({' OR '.join(conds) or 'FALSE'})"
-        windows = ([_witness_fig(f)] if cross else self.windows(names or [])) if early else None
+            # the claim's family and unit (``Checker._candidates``: the stored unit key)
+            where = f"c.family = {p(f.family)} AND c.key_unit = {p(chk.facts(f).unit)}"
+        windows = ([witness_figure(f)] if cross else self.windows(names or [])) if early else None
         if windows:
             where += " AND (" + " OR ".join(_window(a) for a in windows) + ")"
         if not cross and names and self.qscope is not None and all(map(needs_scope, names)):
             # each predicate asked needs the same denominator (or, outside the throughput
             # families, none stated): a filter the scan applies itself
-            where += f" AND {self.scope_sql('c.scope', p)[1]}"
+            where += f" AND {self.scope_sql('c.key_scope', p)[1]}"
         subj = "TRUE"
         if q.subject_text:
             # ``check._names_in``: the name, folded, in the figure's sentence or its
@@ -456,14 +415,13 @@ class _Ctx:
                     f"AND {_CHECKED})")
         # the figure states the claim's number (``check._point_matches``): it settles a
         # denominator, and (from 10 up) marks a metric mismatch
-        same = _cons_layers("_cs", _witness_fig(f), WITNESS)
+        same = _cons_layers("_cs", witness_figure(f), WITNESS)
         same_sql = ("FALSE" if abs(f.value) < MISMATCH_MIN_VALUE
                     else f"(abs(value) >= {_d(MISMATCH_MIN_VALUE)} AND _cs)")
         if cross:
             meq = "TRUE"
-            if f.model:
-                meq = "(CASE WHEN b.model IS NULL THEN " + ("TRUE" if model_key(f.model) is None
-                                                              else "FALSE") + " ELSE cm.eq END)"
+            if f.model:         # ``Checker._cross_family``: the same model key
+                meq = f"(b.key_model IS NOT DISTINCT FROM CAST({p(self.qk)} AS VARCHAR))"
             ctes.append(f"c1 AS (SELECT b.*, {meq} AS _meq FROM base b{joins})")
             ctes += self._arith("c1", [same])
             ctes.append(f"cand AS (SELECT *, {same_sql} AND _meq AS _cross FROM k4)")
@@ -471,7 +429,7 @@ class _Ctx:
         cols: list[str] = []
         # model
         if self.qk is not None:
-            mc = "(CASE WHEN b.model IS NULL THEN 'none' ELSE cm.code END)"
+            mc = "(CASE WHEN b.key_model IS NULL THEN 'none' ELSE cm.code END)"
             cols += [f"({mc} = 'none' OR ({mc} = 'bad' AND {soft})) AS o_model",
                      f"({mc} = 'bad' AND NOT {soft}) AS d_model"]
         else:
@@ -480,39 +438,24 @@ class _Ctx:
         if self.qh is not None and not self.hws:
             cols += ["NULL::BOOLEAN AS o_hw", "NULL::BOOLEAN AS d_hw"]
         elif self.qh is not None:
-            classes: dict[str, list] = {}
-            for hw, n, acc in self.hws:
-                ph = hw_key(Claim(id="", doc_id="", start=0, end=0, surface="", value=0.0,
-                                  family="", unit="", hardware=hw, hw_count=n, accelerator=acc))
-                qh = self.qh
-                code = hardware_relation(qh, ph)
-                classes.setdefault(code, []).append((hw, n, acc))
-            order = [(c, t) for c in classes for t in classes[c]]
-            ctes.append("hm AS (SELECT unnest({}) AS h, unnest({}) AS n, unnest({}) AS a, "
-                        "unnest({}) AS code)".format(
-                            _list(p, [t[0] for _, t in order], "VARCHAR"),
-                            _list(p, [t[1] for _, t in order], "BIGINT"),
-                            _list(p, [t[2] for _, t in order], "VARCHAR"),
-                            _list(p, [c for c, _ in order], "VARCHAR")))
-            joins += (" LEFT JOIN hm ON hm.h IS NOT DISTINCT FROM b.hardware AND hm.n IS NOT "
-                      "DISTINCT FROM b.hw_count AND hm.a IS NOT DISTINCT FROM b.accelerator")
+            # each stored (count, accelerator) key classified by Checker's own rule
+            codes = [hardware_relation(self.qh, (n, acc) if acc is not None else None)
+                     for n, acc in self.hws]
+            ctes.append("hm AS (SELECT unnest({}) AS n, unnest({}) AS a, unnest({}) AS code)".format(
+                _list(p, [n for n, _ in self.hws], "BIGINT"),
+                _list(p, [a for _, a in self.hws], "VARCHAR"), _list(p, codes, "VARCHAR")))
+            joins += (" LEFT JOIN hm ON hm.n IS NOT DISTINCT FROM b.key_hw_count"
+                      " AND hm.a IS NOT DISTINCT FROM b.key_hw")
             cols += [f"(hm.code = 'open' OR (hm.code = 'bad' AND {soft})) AS o_hw",
                      f"(hm.code = 'bad' AND NOT {soft}) AS d_hw"]
         else:
             cols += ["FALSE AS o_hw", "FALSE AS d_hw"]
-        # engine, statistic: open when the figure leaves them out
-        for name, qv, col, values, key in (
-                ("eng", self.qe, "b.engine", self.engines, engine_key),
-                ("stat", self.qstat, "b.statistic", self.stats, norm)):
+        # engine, statistic (their stored keys): open when the figure leaves them out
+        for name, qv, col in (("eng", self.qe, "b.key_engine"), ("stat", self.qstat, "b.key_statistic")):
             if qv is None:
                 cols += [f"FALSE AS o_{name}", f"FALSE AS d_{name}"]
-                continue
-            cl: dict[str, list] = {"ok": [], "none": [], "bad": []}
-            for v in values:
-                k = key(v)
-                cl["none" if k is None else ("ok" if k == qv else "bad")].append(v)
-            code = _code(col, cl, "none", p)
-            cols += [f"(({code}) = 'none') AS o_{name}", f"(({code}) = 'bad') AS d_{name}"]
+            else:
+                cols += [f"({col} IS NULL) AS o_{name}", f"{_differs(col, qv, p)} AS d_{name}"]
         if f.concurrency is not None:
             a = f.concurrency
             cl = {"ok": [], "bad": []}
@@ -522,31 +465,11 @@ class _Ctx:
             cols += [f"(({code}) = 'none') AS o_conc", f"(({code}) = 'bad') AS d_conc"]
         else:
             cols += ["FALSE AS o_conc", "FALSE AS d_conc"]
-        if not self.qphase:
-            cols.append("FALSE AS d_phase")
-        else:
-            cl = {"same": [], "bad": []}
-            for v in self.phases:
-                k = norm(v)
-                cl["bad" if (k and k != self.qphase) else "same"].append(v)
-            cols.append(f"(({_code('b.phase', cl, 'same', p)}) = 'bad') AS d_phase")
-        if phase_must_be_stated(f):
-            # a latency phase the figure leaves unsaid is open (``Checker.compare``)
-            cl = {"none": [v for v in self.phases if not norm(v)],
-                  "set": [v for v in self.phases if norm(v)]}
-            cols.append(f"(({_code('b.phase', cl, 'none', p)}) = 'none') AS o_phase")
-        else:
-            cols.append("FALSE AS o_phase")
-        if not self.qtk:
-            cols.append("FALSE AS d_tk")
-        else:
-            # the token kind, stated or implied by the phase: each stored pair classified by
-            # the same key function Python uses
-            sc = (lambda s: s if f.family == "token_throughput" else None)
-            bad = [f"{tk or ''}\x1f{ph or ''}\x1f{s or ''}" for tk, ph, s in self.tks
-                   if kind_of(tk, ph, sc(s)) and kind_of(tk, ph, sc(s)) != self.qtk]
-            cols.append(f"list_contains({_list(p, bad, 'VARCHAR')}, coalesce(b.token_kind, '') "
-                        f"|| chr(31) || coalesce(b.phase, '') || chr(31) || coalesce(b.scope, '')) AS d_tk")
+        # phase and token kind (stated, or implied by the phase): differ where both state one
+        cols.append(f"{_differs('b.key_phase', self.qphase, p)} AS d_phase")
+        # a latency phase the figure leaves unsaid is open (``Checker.compare``)
+        cols.append(f"({'b.key_phase IS NULL' if phase_must_be_stated(f) else 'FALSE'}) AS o_phase")
+        cols.append(f"{_differs('b.key_token_kind', self.qtk, p)} AS d_tk")
         # money label: read from the sentence, in Python
         if q.label is None:
             cols += ["FALSE AS o_label", "FALSE AS d_label"]
@@ -554,42 +477,34 @@ class _Ctx:
             cols += ["TRUE AS o_label", "FALSE AS d_label"]
         else:
             cols += ["NULL::BOOLEAN AS o_label", "NULL::BOOLEAN AS d_label"]
-        cols.append(f"{self.scope_sql('b.scope', p)[0]} AS _sc")
-        # the figure's statistic is a peak (a bound, like "up to")
-        peak = "FALSE"
-        if f.comparator in LOWER:
-            cl = {"peak": [v for v in self.stats if norm(v) in PEAK_STATS],
-                  "no": [v for v in self.stats if norm(v) not in PEAK_STATS]}
-            peak = f"(({_code('b.statistic', cl, 'no', p)}) = 'peak')"
-        cols.append(f"(b.comparator IN ('<', '<=') OR {peak}) AS _isbound")
+        cols.append(f"{self.scope_sql('b.key_scope', p)[0]} AS _sc")
         # model size: Record.params_of in SQL (the figure's own parameters claim, else one
         # on its model in its document, else its model_params, else one in a primary
         # document; the first by implied, inherited, start, then Record.load's order)
         if q.size is not None:
             ctes.append(
-                "prm AS (SELECT c.doc_id, k.key, c.value, c.precision, c.implied, c.inherited, "
-                f"c.start, c.\"end\", c.id, coalesce({primary}, FALSE) AS prim "
-                "FROM claims c JOIN mm k ON k.raw = c.model LEFT JOIN documents d ON d.id = c.doc_id "
-                f"WHERE c.family = 'parameters' AND {_ACTIVE} AND k.key IS NOT NULL)")
+                "prm AS (SELECT c.doc_id, c.key_model AS key, c.value, c.precision, c.implied, "
+                f"c.inherited, c.start, c.\"end\", c.id, coalesce({primary}, FALSE) AS prim "
+                "FROM claims c LEFT JOIN documents d ON d.id = c.doc_id "
+                f"WHERE c.family = 'parameters' AND {_ACTIVE} AND c.key_model IS NOT NULL)")
             ctes.append("sd AS (SELECT doc_id, key, arg_min({'v': value, 'p': precision}, "
                         "{'a': implied, 'b': inherited, 's': start, 'e': \"end\", 'i': id}) AS best "
                         "FROM prm GROUP BY doc_id, key)")
             ctes.append("aw AS (SELECT key, arg_min({'v': value, 'p': precision}, "
                         "{'a': implied, 'b': inherited, 's': start, 'd': doc_id, 'e': \"end\", "
                         "'i': id}) AS best FROM prm WHERE prim GROUP BY key)")
-            joins += (" LEFT JOIN sd ON sd.doc_id = b.doc_id AND sd.key = cm.key"
-                      " LEFT JOIN aw ON aw.key = cm.key")
+            joins += (" LEFT JOIN sd ON sd.doc_id = b.doc_id AND sd.key = b.key_model"
+                      " LEFT JOIN aw ON aw.key = b.key_model")
             own = "(b.family = 'parameters' AND coalesce(b.model, '') <> '')"
             mp = "(b.model_params IS NOT NULL AND b.model_params <> 0)"
             cols += [
-                "(b.model IS NULL OR cm.raw IS NOT NULL) AS _pknown",
-                f"CASE WHEN {own} THEN b.value WHEN cm.key IS NULL THEN "
+                f"CASE WHEN {own} THEN b.value WHEN b.key_model IS NULL THEN "
                 f"(CASE WHEN {mp} THEN b.model_params END) WHEN sd.best IS NOT NULL THEN sd.best.v "
                 f"WHEN {mp} THEN b.model_params WHEN aw.best IS NOT NULL THEN aw.best.v END AS _psize",
-                f"CASE WHEN {own} THEN b.precision WHEN cm.key IS NULL THEN NULL "
+                f"CASE WHEN {own} THEN b.precision WHEN b.key_model IS NULL THEN NULL "
                 f"WHEN sd.best IS NOT NULL THEN sd.best.p WHEN {mp} THEN NULL "
                 f"WHEN aw.best IS NOT NULL THEN aw.best.p END AS _pprec"]
-            osize = "(CASE WHEN _pknown THEN _psize IS NULL END)"
+            osize = "(_psize IS NULL)"
         else:
             osize = "FALSE"
         ctes.append(f"c1 AS (SELECT b.*, {', '.join(cols)} FROM base b{joins})")
@@ -597,7 +512,7 @@ class _Ctx:
         need = self.necessary(names) if early else "TRUE"
         ctes.append(f"c3 AS (SELECT * FROM c2 WHERE ({need}) IS NOT FALSE)")
         # the numbers
-        full = _full_fig(f)
+        full = full_figure(f)
         tests = [_cons_layers("_cm", full, WITNESS), _cons_layers("_cq", full, FULL)]
         src = "c3"
         if q.size is not None:
@@ -609,7 +524,7 @@ class _Ctx:
                         f"greatest({_fin('_psize')}, {_fin('_spb')}) AS _smag FROM s1)")
             tests.append(_cons_layers("_cz", q.size, SIZE))
             src = "s2"
-            dsize = "(CASE WHEN _pknown THEN (CASE WHEN _psize IS NULL THEN FALSE ELSE NOT _cz END) END)"
+            dsize = "(CASE WHEN _psize IS NULL THEN FALSE ELSE NOT _cz END)"
         else:
             dsize = "FALSE"
         tests.append(same)
@@ -617,7 +532,7 @@ class _Ctx:
         # a point claim is not shown by a figure rounded more coarsely (``Checker.compare``)
         meets_sql = "_cm"
         if (f.comparator or "=") == "=":
-            coarse = f"({_default_p('value', 'precision')} > {_d(_full_fig(f).p * 1.000001)})"
+            coarse = f"(fig_p > {_d(full_figure(f).p * 1.000001)})"
             meets_sql = f"(_cm AND NOT {coarse})"
         # a range against a point, either way round: decided by ``range_shown`` in Python
         # (NULL), the rest known in SQL
@@ -634,31 +549,28 @@ class _Ctx:
         return "WITH " + ",\n".join(ctes)
 
     def scope_sql(self, col: str, p: _Params) -> tuple[str, str]:
-        """The class ``Checker.compare`` gives a figure's denominator (in column ``col``):
-        same | differs | open | free; and the condition that it is same or free, as a
-        filter the scan can push down."""
+        """The class ``Checker.compare`` gives a figure's denominator (its key in column
+        ``col``): same | differs | open | free; and the condition that it is same or free,
+        as a filter the scan can push down."""
         if self.qscope is None:
             return "'free'", "TRUE"
         said, scoped = f"{col} = CAST({p(self.qscope)} AS VARCHAR)", self.f.family in SCOPED_FAMILIES
-        return (f"(CASE WHEN {unsaid(col)} THEN {repr('open' if scoped else 'free')} "
+        return (f"(CASE WHEN {col} IS NULL THEN {repr('open' if scoped else 'free')} "
                 f"WHEN {said} THEN 'same' ELSE 'differs' END)",
-                said if scoped else f"({said} OR {unsaid(col)})")
+                said if scoped else f"({said} OR {col} IS NULL)")
 
     @staticmethod
     def _arith(src: str, tests: list[list[list[str]]]) -> list[str]:
-        """Rounding intervals of the figures, then the consistency tests, as CTEs b1..k4."""
+        """What the consistency tests read of each figure besides its stored intervals, then
+        the tests, as CTEs b1, b3, k1..k4."""
         return [
-            f"b1 AS (SELECT *, {_default_p('value', 'precision')} AS _pb, "
+            "b1 AS (SELECT *, fig_p AS _pb, "
             "least(coalesce(low, value), coalesce(high, value)) AS _blo, "
             "greatest(coalesce(low, value), coalesce(high, value)) AS _bhi, "
             "CASE WHEN comparator = '~' THEN '~' ELSE '=' END AS _cw, "
             f"coalesce(nullif(comparator, ''), '=') AS _cf FROM {src})",
-            f"b2 AS (SELECT *, {_BAD} AS _bad, "
-            f"greatest({_fin('value')}, {_fin('_blo')}, {_fin('_bhi')}, {_fin('_pb')}) AS _bmag, "
-            "{} AS _rw0, {} AS _rw1, {} AS _rf0, {} AS _rf1 FROM b1)".format(
-                *_rounding('_cw', '_blo', '_bhi', '_pb'), *_rounding('_cf', '_blo', '_bhi', '_pb')),
-            f"b3 AS (SELECT *, {_generous_top('_cw', '_rw1', '_pb')} AS _gw1, "
-            f"{_generous_top('_cf', '_rf1', '_pb')} AS _gf1 FROM b2)",
+            f"b3 AS (SELECT *, {_BAD} AS _bad, "
+            f"greatest({_fin('value')}, {_fin('_blo')}, {_fin('_bhi')}, {_fin('_pb')}) AS _bmag FROM b1)",
         ] + _layer_ctes("b3", "k", tests)
 
     # --- the predicates Checker applies (check_predicates: each written once) -----------
@@ -678,7 +590,7 @@ class _Ctx:
         wins = [window(n) for n in names]
         if None in wins:
             return None
-        figs = {"full": _full_fig(self.f), "point": _witness_fig(self.f)}
+        figs = {"full": full_figure(self.f), "point": witness_figure(self.f)}
         return [figs[k] for k in sorted(set(wins))]
 
     # --- fetching ------------------------------------------------------------------------
@@ -941,7 +853,6 @@ class SqlChecker(Checker):
         self._stack: list[_Ctx] = []
         self._pairs: set[tuple[str, str]] = set()     # parameters claims fetched for
         self._keys: set[str] = set()
-        self._param_models: list[str] | None = None
         self.extra_primary: set[str] = set()
         self._roles: dict[str, tuple[str, str]] = {}
         self._tables: list[str] = []     # temporary tables of candidates (_Ctx.cand_table)
@@ -988,7 +899,7 @@ class SqlChecker(Checker):
             _, rows = self.store.query(f"SELECT {_PLAIN_COLS} FROM claims WHERE rowid IN "
                                        "(SELECT unnest(CAST($r AS BIGINT[])))",
                                        {"r": sorted(rowids)})
-            claims = [c for c in map(_claim, rows) if c.id not in rec.claims]
+            claims = rec.add(rows)
             want = {c.doc_id for c in claims} - set(rec.docs)
             if want:
                 _, drows = self.store.query(f"SELECT {DOC_INFO_COLS} FROM documents WHERE id IN "
@@ -999,51 +910,28 @@ class SqlChecker(Checker):
                     if d.id in self._roles:
                         d.role, d.role_source = self._roles[d.id]
                     rec.docs[d.id] = d
-            rec.add(claims)
         return [rec.claims[m[1]] for m in meta]
 
     def _param_rows(self, pairs: set[tuple[str, str]], keys: set[str]) -> set[int]:
         """Rowids of the parameters claims ``Record.params_of`` picks for figures in these
         (document, model key) pairs: the first active one on the key in that document,
         and the first in any primary document, by (implied, inherited, start) over
-        Record.load's order. Names are narrowed in SQL: a key's digits appear in its stored
-        name in the same order (model_key only drops, lowercases and respaces
-        characters), so LIKE '%5%5%2%'."""
+        Record.load's order (by their stored model keys)."""
         if not pairs and not keys:
             return set()
         p = _Params()
-        docs = sorted({d for d, _ in pairs})
-        conds = [f"c.doc_id IN (SELECT unnest({_list(p, docs, 'VARCHAR')}))"] if docs else []
-        pats = set()
-        for k in keys:
-            digits = re.sub(r"[^0-9]", "", k)
-            pats.add("%" + "%".join(digits) + "%" if digits else "%")
-        if "%" in pats or len(pats) > 16:
-            # many keys, or one without digits: classify every stored name once
-            if self._param_models is None:
-                _, mrows = self.store.query("SELECT DISTINCT model FROM claims WHERE "
-                                            "family = 'parameters' AND model IS NOT NULL")
-                self._param_models = [r[0] for r in mrows]
-            raws = [m for m in self._param_models if model_key(m) in keys]
-            if raws:
-                conds.append(f"c.model IN (SELECT unnest({_list(p, raws, 'VARCHAR')}))")
-        elif pats:
-            conds += [f"c.model LIKE {p(x)}" for x in sorted(pats)]
-        if not conds:
-            return set()
+        want = sorted({k for _, k in pairs} | keys)
         primary = "d.role = 'primary'"
         if self.extra_primary:
             primary = (f"({primary} OR list_contains("
                        f"{_list(p, sorted(self.extra_primary), 'VARCHAR')}, d.id))")
         _, rows = self.store.query(
-            f"SELECT c.rowid, c.model, c.implied, c.inherited, c.start, c.doc_id, c.\"end\", c.id, "
+            f"SELECT c.rowid, c.key_model, c.implied, c.inherited, c.start, c.doc_id, c.\"end\", c.id, "
             f"coalesce({primary}, FALSE) FROM claims c LEFT JOIN documents d ON d.id = c.doc_id "
-            f"WHERE c.family = 'parameters' AND {_ACTIVE} AND ({' OR '.join(conds)})", p.values)
+            f"WHERE c.family = 'parameters' AND {_ACTIVE} AND list_contains("
+            f"{_list(p, want, 'VARCHAR')}, c.key_model)", p.values)
         first: dict[tuple, tuple] = {}
-        for rowid, model, *order, prim in rows:
-            k = model_key(model)
-            if k is None:
-                continue
+        for rowid, k, *order, prim in rows:
             doc = order[3]
             for slot in ([(doc, k)] if (doc, k) in pairs else []) + ([k] if prim and k in keys else []):
                 if slot not in first or tuple(order) < first[slot][1]:
@@ -1118,11 +1006,12 @@ def _query_ok(q: Query) -> bool:
     if states_settings(f) or f.technique or q.reads_text():
         return False     # a workload size, application, link, reference, configuration or
                          # node count the claim states is looked for in the evidence's text
-    if f.family == "tokens" and f.token_kind:
+    if f.family == "tokens" and token_kind_key(f):
         return False     # a length that says not whose it is leaves "input"/"output" open
+                         # (the claim's kind stated, or implied by its phase: "prefill")
     if f.hw_count:
         return False     # a figure on an uncounted accelerator takes its document's count
-    if not _finite_figure(_full_fig(f)):
+    if not _finite_figure(full_figure(f)):
         return False
     return q.size is None or _finite_figure(q.size)
 

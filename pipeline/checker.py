@@ -39,16 +39,16 @@ from pipeline.cause import (LEAD_PHRASE_WORDS, acronyms, cause_hay, cause_in, ca
 from pipeline.extract.change import Change, find_changes, same_value, written_after, written_number
 from pipeline.extract.patterns import BASELINE_RE, PEAK_LEAD_RE, REACH_RE, RIVAL_BEFORE_RE
 from pipeline.link.consistency import Figure, bounds, consistent, consistent_bounds
+from pipeline.link.facts import ClaimFacts, full_figure, witness_figure
 from pipeline.link.measure import param_kind
-from pipeline.link.keys import (COMPARED_FAMILIES, HARDWARE_FAMILIES, basis_key, comparison_differs, engine_key, hardware_relation,
-                                model_key, norm, same_setting,
-                                scope_key, token_kind_key)
+from pipeline.link.keys import (COMPARED_FAMILIES, HARDWARE_FAMILIES, comparison_differs, engine_key, hardware_relation,
+                                model_key, norm, same_setting, scope_key)
 from pipeline.model import Claim, Document
 from pipeline.record import UNCHECKED_STANCES, Record
 from pipeline.words import (COMPARATOR_WORDS, FAMILY_NOUNS, SCOPE_NOUNS, cite, comparison_text,
                                    conditions, describe,
                                    figure_text, fmt_number, money_label,
-                                   value_words, hw_key,
+                                   value_words,
                                    params_text, scope_words)
 
 VERDICTS = ("supported", "contradicted", "unproven", "ambiguous")
@@ -582,16 +582,6 @@ class _Cmp:
                 and not self.reversed)
 
 
-def _witness(c: Claim) -> Figure:
-    """What a figure shows was reached: '>= 826' shows 826, 'up to 376' shows 376."""
-    cmp = "~" if c.comparator == "~" else "="
-    return Figure(c.value, c.low, c.high, cmp, c.precision)
-
-
-def _full(c: Claim) -> Figure:
-    return Figure(c.value, c.low, c.high, c.comparator or "=", c.precision)
-
-
 def _is_bound(c: Claim) -> bool:
     return (c.comparator in UPPER) or (norm(c.statistic) in PEAK_STATS)
 
@@ -688,19 +678,12 @@ def family_named(text: str) -> str | None:
     return None
 
 
-def _unit_key(c: Claim) -> str:
-    u = norm(c.unit) or ""
-    if c.family == "money":
-        b = basis_key(c.per_basis)
-        if b:
-            u += "/" + b
-    return u
-
-
 @dataclass(slots=True)
 class _Facts:
-    """What ``compare`` reads of one figure through the key functions, worked out once per
-    figure rather than once per pair (a claim is compared with thousands of figures)."""
+    """What ``compare`` reads of one figure: its stored facts (``link.facts``: computed once
+    per claim when it is stored, by the same function for a figure that never was) and the
+    settings it states, worked out once per figure rather than once per pair (a claim is
+    compared with thousands of figures)."""
 
     model: str | None
     hw: tuple[int | None, str] | None
@@ -712,21 +695,23 @@ class _Facts:
     phase: str | None
     token_kind: str | None
     scope: str | None
-    full: tuple            # consistency.bounds of _full / _witness
+    full: tuple            # consistency.bounds of full_figure / witness_figure
     witness: tuple
     scenario: str | None   # benchmark_scenario of its workload
     settings: tuple        # its workload settings, in _SETTINGS' order
     stated: tuple          # (name, index in settings, value) of the settings it states
+    unit: str              # keys.unit_key
 
     @classmethod
-    def of(cls, c: Claim) -> "_Facts":
+    def of(cls, c: Claim, cf: ClaimFacts) -> "_Facts":
         settings = tuple(getattr(c, attr) for _, attr in _SETTINGS)
         stated = tuple((name, i, v) for i, ((name, _), v) in enumerate(zip(_SETTINGS, settings))
                        if v is not None)
-        return cls(model_key(c.model), hw_key(c), engine_key(c.engine), norm(c.technique),
-                   norm(c.statistic), norm(c.parallelism), norm(c.dtype), norm(c.phase),
-                   token_kind_key(c), scope_key(c.scope), bounds(_full(c)), bounds(_witness(c)),
-                   benchmark_scenario(c.workload), settings, stated)
+        hw = (cf.key_hw_count, cf.key_hw) if cf.key_hw is not None else None
+        return cls(cf.key_model, hw, cf.key_engine, norm(c.technique), cf.key_statistic,
+                   norm(c.parallelism), norm(c.dtype), cf.key_phase, cf.key_token_kind,
+                   cf.key_scope, cf.full(c), cf.witness(c), benchmark_scenario(c.workload),
+                   settings, stated, cf.key_unit)
 
 
 # workload settings that change the number, compared where the claim states them
@@ -763,7 +748,7 @@ class Checker:
         """``_Facts`` of this claim object (kept with it, so its id is never reused)."""
         got = self._facts.get(id(c))
         if got is None or got[0] is not c:
-            got = self._facts[id(c)] = (c, _Facts.of(c))
+            got = self._facts[id(c)] = (c, _Facts.of(c, self.record.facts_of(c)))
         return got[1]
 
     def prepare(self, p: Claim) -> None:
@@ -1168,8 +1153,8 @@ class Checker:
         return v
 
     def _candidates(self, f: Claim) -> list[Claim]:
-        uk = _unit_key(f)
-        return [p for p in self.primaries if p.family == f.family and _unit_key(p) == uk]
+        uk = self.facts(f).unit
+        return [p for p in self.primaries if p.family == f.family and self.facts(p).unit == uk]
 
     def _check(self, q: Query) -> Verdict:
         f = q.figure
@@ -1234,7 +1219,7 @@ class Checker:
                 return []
         # The matching figures must pin one value (agree among themselves); figures that
         # vary with conditions the claim leaves open refute nothing.
-        figs = [_full(c.claim) for c in exact]
+        figs = [full_figure(c.claim) for c in exact]
         if all(consistent(a, b) for a in figs for b in figs):
             return refuting
         return []
@@ -1555,10 +1540,10 @@ def _distinctive(f: Claim) -> bool:
 
 def _reaches(f: Claim, p: Claim, fp: float | None = None) -> bool:
     """Does ``p`` show that ``f``'s number was reached, at ``f``'s stated precision? (A
-    coarse "2x" does not show that 2.3x was reached.) ``fp``: ``_full(f).p`` where the
+    coarse "2x" does not show that 2.3x was reached.) ``fp``: ``full_figure(f).p`` where the
     caller holds it."""
     top = p.value if p.high is None else max(p.value, p.high)
-    return top >= f.value - (_full(f).p if fp is None else fp) * (1 + 1e-9)
+    return top >= f.value - (full_figure(f).p if fp is None else fp) * (1 + 1e-9)
 
 
 def is_range(c: Claim) -> bool:
@@ -1633,9 +1618,9 @@ def settles(q: Query, c: "_Cmp", fw: tuple | None = None, pw: tuple | None = Non
 
 def _point_matches(f: Claim, p: Claim, fw: tuple | None = None, pw: tuple | None = None) -> bool:
     """The figure states the claim's number, comparators aside (``fw``, ``pw``: the
-    ``bounds`` of ``_witness(f)`` and ``_witness(p)`` where the caller holds them)."""
-    return consistent_bounds(fw or bounds(_witness(f)), f.value,
-                             pw or bounds(_witness(p)), p.value)
+    ``bounds`` of ``witness_figure(f)`` and ``witness_figure(p)`` where the caller holds them)."""
+    return consistent_bounds(fw or bounds(witness_figure(f)), f.value,
+                             pw or bounds(witness_figure(p)), p.value)
 
 
 def _same_number(f: Claim, p: Claim, fw: tuple | None = None, pw: tuple | None = None) -> bool:

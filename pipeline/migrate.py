@@ -6,6 +6,10 @@ version NNNN - 1 to NNNN; ``0001_initial.sql`` is version 1 itself), so an older
 brought to the current shape once, when it is opened for writing, instead of every reader
 making up for missing tables and columns. Each step runs with its version bump in one
 transaction: a step that fails leaves the file at the version before it.
+
+A step that needs the pipeline's own functions to fill what its SQL adds (as sqlite-utils
+migrations are Python functions) also has a function in ``FILLS``, run after its SQL in the
+same transaction: version 6 computes every stored claim's facts (``link.facts``).
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
+from typing import Callable
 
 import duckdb
 
@@ -92,6 +97,48 @@ def refuse_newer(version: int) -> None:
             f"{__version__} knows versions up to {latest()}): upgrade claims to use it")
 
 
+def fill_claim_facts(con: duckdb.DuckDBPyConnection, where: str = "TRUE",
+                     batch: int = 100_000) -> int:
+    """Compute the facts (``link.facts.FACT_COLUMNS``) of the claims ``where`` holds, by
+    the functions that compute them when a claim is stored; returns how many. Read and
+    written ``batch`` claims at a time (a warehouse of millions is never held whole)."""
+    from dataclasses import fields
+
+    import pyarrow as pa
+
+    from pipeline.link.facts import FACT_COLUMNS, FACT_TYPES, facts_row
+    from pipeline.model import Claim
+
+    # the claim's own columns only (the others are the ones being filled)
+    names = [f.name for f in fields(Claim) if f.name != "findings"]
+    types = {"VARCHAR": pa.string(), "INTEGER": pa.int64(), "DOUBLE": pa.float64()}
+    top = con.execute("SELECT max(rowid) FROM claims").fetchone()[0]
+    done = 0
+    for lo in range(0, (top if top is not None else -1) + 1, batch):
+        rows = con.execute("SELECT rowid, " + ", ".join(f'"{c}"' for c in names)
+                           + f" FROM claims WHERE rowid >= {lo} AND rowid < {lo + batch}"
+                           f" AND ({where})").fetchall()
+        if not rows:
+            continue
+        facts = [facts_row(Claim(**dict(zip(names, r[1:])))) for r in rows]
+        table = pa.table([pa.array([r[0] for r in rows], pa.int64())]
+                         + [pa.array([f[i] for f in facts], types[FACT_TYPES[c]])
+                            for i, c in enumerate(FACT_COLUMNS)],
+                         names=["_rid"] + FACT_COLUMNS)
+        con.register("_facts_batch", table)
+        try:
+            con.execute("UPDATE claims SET " + ", ".join(f"{c} = f.{c}" for c in FACT_COLUMNS)
+                        + " FROM _facts_batch f WHERE claims.rowid = f._rid")
+        finally:
+            con.unregister("_facts_batch")
+        done += len(rows)
+    return done
+
+
+# Python run after a step's SQL, in its transaction: (version -> function of the connection)
+FILLS: dict[int, Callable[[duckdb.DuckDBPyConnection], object]] = {6: fill_claim_facts}
+
+
 def upgrade(con: duckdb.DuckDBPyConnection, version: int) -> list[Migration]:
     """Apply the steps after ``version``, each in its own transaction; returns them."""
     done = []
@@ -101,6 +148,8 @@ def upgrade(con: duckdb.DuckDBPyConnection, version: int) -> list[Migration]:
         con.begin()
         try:
             con.execute(step.sql)
+            if step.version in FILLS:
+                FILLS[step.version](con)
             con.execute("INSERT OR REPLACE INTO schema_info VALUES ('version', ?)",
                         [str(step.version)])
             con.commit()

@@ -17,7 +17,7 @@ from typing import Iterable
 from pipeline.citation import Citations
 from pipeline.derived import DerivedFigure, by_claim, load_derived
 from pipeline.gcpause import paused
-from pipeline.link.keys import model_key
+from pipeline.link.facts import FACT_COLUMNS, ClaimFacts, facts_of
 from pipeline.model import INERT_STANCES, Claim, Link
 from pipeline.store import CLAIM_COLUMNS, DOCUMENT_COLUMNS, Store
 
@@ -105,6 +105,9 @@ class Record:
     # full loads only: shown beside the row's figure, never a claim of the record
     derived: dict[str, list[DerivedFigure]] = field(default_factory=dict)
     _leads: dict[str, tuple[str, int]] = field(default_factory=dict, repr=False, compare=False)
+    # claim id -> the facts stored with it (link.facts), for the claims read from the
+    # warehouse; ``facts_of`` reads them
+    stored_facts: dict[str, ClaimFacts] = field(default_factory=dict, repr=False, compare=False)
 
     # --- loading -----------------------------------------------------------------------
     @classmethod
@@ -123,7 +126,7 @@ class Record:
             # kept under this key are verdicts on exactly these rows
             from pipeline.fingerprint import content_key
             rec.content_key = content_key(store.con)
-        cols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
+        cols = ", ".join(_q(c) for c in CLAIM_COLUMNS + FACT_COLUMNS)
         sql = f"SELECT {cols} FROM claims"
         params: list = []
         if families is not None:
@@ -131,9 +134,7 @@ class Record:
             params.append(sorted(set(families)))
         _, rows = store.query(sql + ' ORDER BY doc_id, start, "end", id', params)
         for r in rows:
-            c = Claim(**dict(zip(CLAIM_COLUMNS, r)))
-            c.findings = list(c.findings or [])
-            rec.claims[c.id] = c
+            rec.add_row(r)
         doc_cols = DOC_INFO_COLS + (", text" if with_text else "")
         _, drows = store.query(f"SELECT {doc_cols} FROM documents ORDER BY path, id")
         n = len(DOC_INFO_COLUMNS)
@@ -199,7 +200,25 @@ class Record:
                 d.role, d.role_source = role, source
         self.linked_in_memory = True
 
+    def add_row(self, row: tuple) -> Claim:
+        """A row of ``CLAIM_COLUMNS + FACT_COLUMNS`` as a claim of the record, its facts kept."""
+        n = len(CLAIM_COLUMNS)
+        c = Claim(**dict(zip(CLAIM_COLUMNS, row[:n])))
+        c.findings = list(c.findings or [])
+        self.claims[c.id] = c
+        self.stored_facts[c.id] = ClaimFacts(*row[n:])
+        return c
+
     # --- lookups -----------------------------------------------------------------------
+    def facts_of(self, claim: Claim) -> ClaimFacts:
+        """The facts stored with this claim object, read with it from the warehouse; a
+        claim that was not (a headline's figure, a figure read as another denominator, a
+        derived one) has them computed by the same function (``link.facts.facts_of``)."""
+        got = self.stored_facts.get(claim.id)
+        if got is not None and self.claims.get(claim.id) is claim:
+            return got
+        return facts_of(claim)
+
     def doc(self, claim: Claim) -> DocInfo:
         return self.docs.get(claim.doc_id) or DocInfo(id=claim.doc_id, path=claim.doc_id)
 
@@ -312,7 +331,7 @@ class Record:
         claim on the same model in the same document, else in any primary document."""
         if claim.family == "parameters" and claim.model:
             return (claim.value, claim)
-        mk = model_key(claim.model)
+        mk = self.facts_of(claim).key_model
         if mk is None:
             return (claim.model_params, None) if claim.model_params else None
         idx = self._params_index()
@@ -332,7 +351,7 @@ class Record:
             for c in self.claims.values():
                 if c.family != "parameters" or not self.active(c):
                     continue
-                mk = model_key(c.model)
+                mk = self.facts_of(c).key_model
                 if mk is None:
                     continue
                 idx[(c.doc_id, mk)].append(c)

@@ -33,6 +33,7 @@ import duckdb
 
 from pipeline import dbguard, migrate
 from pipeline.ingest.walk import printable
+from pipeline.link.facts import FACT_COLUMNS, ClaimFacts, facts_row
 from pipeline.model import Claim, Document, Link
 
 WAREHOUSE_PACKAGE = "pipeline.warehouse"
@@ -258,8 +259,11 @@ DOCUMENT_SELECT = ", ".join("CAST(published AS DATE)" if c == "published" else
 
 @functools.lru_cache(maxsize=None)
 def claim_schema():
-    """The Arrow schema of the ``claims`` table (Claim's fields, in order)."""
-    return arrow_schema(Claim)
+    """The Arrow schema of the ``claims`` table (Claim's fields, then its facts: the
+    ``FACT_COLUMNS`` of ``link.facts``, in order)."""
+    import pyarrow as pa
+
+    return pa.schema(list(arrow_schema(Claim)) + list(arrow_schema(ClaimFacts)))
 
 
 def rows_table(rows: Sequence[tuple], schema):
@@ -302,7 +306,7 @@ class Stored:
 
     doc: Document
     fingerprint: str
-    claims: list[tuple]             # a row per claim, in CLAIM_COLUMNS order
+    claims: list[tuple]             # a row per claim, in CLAIM_COLUMNS + FACT_COLUMNS order
     keys: list[tuple] | None = None  # (claim id, doc id, quantity key, subject), or None
     duplicate: str | None = None    # a claim id that occurs twice (the write is refused)
     source: str | None = None       # where it was read (resolved path, URL); None: doc.path
@@ -330,7 +334,7 @@ class Stored:
             if c.id in seen:
                 duplicate = c.id
             seen.add(c.id)
-        rows = list(map(_claim_row, claims))
+        rows = [_claim_row(c) + facts_row(c) for c in claims]
         key_rows = [(k[0], doc.id, k[1], k[2]) for k in keys] if keys else None
         return cls(doc, fingerprint, rows, key_rows, duplicate, source)
 
@@ -759,7 +763,7 @@ class Store:
             if claims:
                 # one chunk: DuckDB scans a table of many small chunks several times slower
                 con.register("_claims_batch", rows_table(claims, claim_schema()))
-                qcols = ", ".join(_q(c) for c in CLAIM_COLUMNS)
+                qcols = ", ".join(_q(c) for c in CLAIM_COLUMNS + FACT_COLUMNS)
                 con.execute(f"INSERT INTO claims ({qcols}) SELECT {qcols} FROM _claims_batch")
             keys = [row for s in new if s.keys for row in s.keys]
             if keys:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from pipeline.link.keys import hardware_key
+from pipeline.link.keys import hw_key  # noqa: F401  (its home is link/keys; report reads it here)
 from pipeline.model import Claim
 
 SCOPE_WORDS = {
@@ -191,12 +191,6 @@ def cite(doc, page: int | None = None) -> str:
     where = doc.path + (f", p. {page}" if page else "")
     who = doc.publisher or doc.title
     return f"{who}, {where}" if who else where
-
-
-def hw_key(c: Claim) -> tuple[int | None, str] | None:
-    """(count, accelerator); '72 x GB300 (GB300 NVL72)' is read without its parenthesis."""
-    hw = re.sub(r"\s*\(.*\)\s*$", "", c.hardware) if c.hardware else c.hardware
-    return hardware_key(hw or None, c.hw_count, c.accelerator)
 
 
 def trimmed_quote(quote: tuple[str, str, str], width: int) -> tuple[str, str, str]:

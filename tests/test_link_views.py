@@ -13,6 +13,7 @@ import duckdb
 import pytest
 
 from pipeline.link import link
+from pipeline.link.facts import FACT_COLUMNS, FACT_TYPES, facts_row
 from pipeline.model import Claim, Link
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +42,8 @@ def db(tmp_path_factory):
         role VARCHAR, role_source VARCHAR, n_chars INTEGER, text VARCHAR,
         ingested_at TIMESTAMP, meta JSON)""")
     cfields = [f for f in dataclasses.fields(Claim)]
-    con.execute("CREATE TABLE claims(" + ", ".join(f"\"{f.name}\" {_sqltype(f)}" for f in cfields) + ")")
+    con.execute("CREATE TABLE claims(" + ", ".join(f"\"{f.name}\" {_sqltype(f)}" for f in cfields)
+                + "".join(f", {n} {FACT_TYPES[n]}" for n in FACT_COLUMNS) + ")")
     con.execute("CREATE TABLE links(" + ", ".join(
         f"{f.name} {_sqltype(f)}" for f in dataclasses.fields(Link)) + ")")
     con.execute("CREATE TABLE clusters(cluster_id VARCHAR, claim_id VARCHAR)")
@@ -52,7 +54,7 @@ def db(tmp_path_factory):
                      role[0], role[1], len(texts[d.id]), texts[d.id]])
     for c in claims:
         c.findings = result.findings.get(c.id, [])
-        row = [getattr(c, f.name) for f in cfields]
+        row = [getattr(c, f.name) for f in cfields] + list(facts_row(c))
         con.execute(f"INSERT INTO claims VALUES ({','.join('?' * len(row))})", row)
     for ln in result.links:
         con.execute("INSERT INTO links VALUES (?,?,?,?,?,?,?)",

@@ -11,6 +11,8 @@ import duckdb
 import pytest
 
 from pipeline import migrate
+from pipeline.link.facts import FACT_COLUMNS, facts_row
+from pipeline.model import Claim
 from pipeline.store import Store, StoreError, schema_sql
 
 V1_DOCUMENT = ("INSERT INTO documents (id, path, format, title, role, role_source, n_chars, text,"
@@ -97,6 +99,19 @@ def test_opening_a_version_1_warehouse_for_writing_migrates_it_and_keeps_every_r
     assert _version(v1_db) == str(migrate.latest())
     with Store.open(v1_db) as store:             # a second open has nothing left to do
         assert store.migrated == []
+
+
+def test_the_facts_step_fills_each_claim_as_a_new_ingest_would(v1_db):
+    """Version 6 adds the stored facts (link.facts) and computes them for the claims an
+    older warehouse holds, by the function the store runs on a new claim."""
+    with Store.open(v1_db) as store:
+        cols = ", ".join(FACT_COLUMNS)
+        got = store.query(f"SELECT {cols} FROM claims WHERE id = 'c1'")[1][0]
+        want = facts_row(Claim(id="c1", doc_id="d1", start=15, end=29, surface="826 tokens/s",
+                               value=826.0, family="throughput", unit="tokens/s"))
+    assert got == want
+    assert dict(zip(FACT_COLUMNS, got))["key_unit"] == "tokens s"
+    assert dict(zip(FACT_COLUMNS, got))["full_lo"] == 825.5
 
 
 def test_a_reader_is_told_to_migrate_and_the_cli_does_it(v1_db, run_cli, tmp_path):

@@ -7,6 +7,7 @@ import duckdb
 import pytest
 
 from pipeline.model import Claim, Document, Link, Page
+from pipeline.link.facts import FACT_COLUMNS
 from pipeline.store import Store, StoreError, check_read_only, resolve_db
 
 
@@ -32,12 +33,16 @@ def _columns(store: Store, table: str) -> list[str]:
 
 
 def test_claims_and_links_tables_match_the_records(store):
-    assert _columns(store, "claims") == [f.name for f in dataclasses.fields(Claim)]
+    assert _columns(store, "claims") == [f.name for f in dataclasses.fields(Claim)] + FACT_COLUMNS
     assert _columns(store, "links") == [f.name for f in dataclasses.fields(Link)]
     assert set(_columns(store, "pages")) == {"doc_id", "page", "start", "end"}
     assert {"id", "path", "format", "title", "publisher", "url", "published", "author", "role",
             "role_source", "n_chars", "text", "ingested_at"} <= set(_columns(store, "documents"))
     assert _columns(store, "clusters") == ["cluster_id", "claim_id"]
+    # the stored facts are the checker's: claims_full (what export and serve read) leaves them out
+    full = _columns(store, "claims_full")
+    assert not set(FACT_COLUMNS) & set(full)
+    assert full[:len(dataclasses.fields(Claim))] == [f.name for f in dataclasses.fields(Claim)]
 
 
 def test_write_document_pages_and_claims(store):

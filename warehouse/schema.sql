@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS pages (
     PRIMARY KEY (doc_id, page)
 );
 
--- One column per field of pipeline.model.Claim (tests/test_store.py keeps them in step).
+-- One column per field of pipeline.model.Claim, then one per fact of pipeline.link.facts
+-- (tests/test_store.py keeps them in step).
 -- id is unique (a hash of document id and span; Store.write refuses duplicates) but is
 -- deliberately not a PRIMARY KEY: DuckDB rewrites a LIST column (findings) on an indexed
 -- table row by row through the index, which made linking 100k claims ~40x slower.
@@ -92,7 +93,25 @@ CREATE TABLE IF NOT EXISTS claims (
     direction       VARCHAR,
     measures        VARCHAR,
     offered_load    DOUBLE,
-    findings        VARCHAR[]
+    findings        VARCHAR[],
+    -- what every comparison reads of the claim, computed once when it is stored
+    -- (pipeline/link/facts.py; docs/checking.md, "Stored facts")
+    key_unit        VARCHAR,
+    key_scope       VARCHAR,
+    key_model       VARCHAR,
+    key_hw_count    INTEGER,
+    key_hw          VARCHAR,
+    key_engine      VARCHAR,
+    key_statistic   VARCHAR,
+    key_phase       VARCHAR,
+    key_token_kind  VARCHAR,
+    fig_p           DOUBLE,
+    witness_lo      DOUBLE,
+    witness_hi      DOUBLE,
+    witness_top     DOUBLE,
+    full_lo         DOUBLE,
+    full_hi         DOUBLE,
+    full_top        DOUBLE
 );
 
 -- One column per field of pipeline.model.Link.

@@ -138,6 +138,13 @@ def hardware_key(hardware: str | None, hw_count: int | None = None,
     return None
 
 
+def hw_key(c: Claim) -> tuple[int | None, str] | None:
+    """(count, accelerator) of a figure; '72 x GB300 (GB300 NVL72)' is read without its
+    parenthesis."""
+    hw = re.sub(r"\s*\(.*\)\s*$", "", c.hardware) if c.hardware else c.hardware
+    return hardware_key(hw or None, c.hw_count, c.accelerator)
+
+
 def hardware_text(key: tuple[int | None, str] | None) -> str | None:
     """Readable form of a hardware key: (8, 'B200') -> '8 x B200'."""
     if key is None:

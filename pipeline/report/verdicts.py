@@ -21,7 +21,7 @@ import multiprocessing as mp
 from collections import defaultdict
 
 from pipeline.gcpause import freeze
-from pipeline.checker import COUNT_FAMILIES, Checker, Verdict, _unit_key
+from pipeline.checker import COUNT_FAMILIES, Checker, Verdict
 from pipeline.derived_check import judge_with_derived
 from pipeline.judged import Judged, judge_many
 from pipeline.model import Claim
@@ -37,13 +37,13 @@ class IndexedChecker(Checker):
         super().__init__(record)
         idx: dict[tuple[str, str], list[Claim]] = defaultdict(list)
         for p in self.primaries:
-            idx[(p.family, _unit_key(p))].append(p)
+            idx[(p.family, self.facts(p).unit)].append(p)
         self._by_key = dict(idx)
         # _cross_family reads only primary figures of the count families
         self._counts = [p for p in self.primaries if p.family in COUNT_FAMILIES]
 
     def _candidates(self, f: Claim) -> list[Claim]:
-        return list(self._by_key.get((f.family, _unit_key(f)), ()))
+        return list(self._by_key.get((f.family, self.facts(f).unit), ()))
 
     def _cross_family(self, f: Claim):
         saved = self.primaries

@@ -28,7 +28,7 @@ from collections import OrderedDict, defaultdict
 
 from pipeline.check_sql import LOAD_BELOW
 from pipeline.gcpause import freeze
-from pipeline.checker import (ACHIEVED_FAMILIES, Checker, Query, Verdict, _unit_key, check_loaded,
+from pipeline.checker import (ACHIEVED_FAMILIES, Checker, Query, Verdict, check_loaded,
                               loaded_families)
 from pipeline.link.keys import COMPARED_FAMILIES
 from pipeline.model import Claim
@@ -49,10 +49,10 @@ class IndexedChecker(Checker):
         super().__init__(record)
         self._by_unit: dict[tuple[str, str], list[Claim]] = defaultdict(list)
         for p in self.primaries:
-            self._by_unit[(p.family, _unit_key(p))].append(p)
+            self._by_unit[(p.family, self.facts(p).unit)].append(p)
 
     def _candidates(self, f: Claim) -> list[Claim]:
-        return list(self._by_unit.get((f.family, _unit_key(f)), ()))
+        return list(self._by_unit.get((f.family, self.facts(f).unit), ()))
 
 
 class LoadedChecks:
