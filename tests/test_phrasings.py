@@ -9,8 +9,6 @@ beat, and the serving mode (online against offline) as a condition.
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -121,13 +119,12 @@ in 20.31 ms.
 
 
 @pytest.fixture(scope="module")
-def record(tmp_path_factory) -> str:
+def record(tmp_path_factory, run_cli) -> str:
     root = tmp_path_factory.mktemp("phrasings")
     (root / "docs").mkdir()
     (root / "docs" / "notes.md").write_text(PRIMARY)
     db = root / "p.duckdb"
-    subprocess.run([sys.executable, "-m", "pipeline.cli", "ingest", str(root / "docs"), "--db", str(db), "-q"],
-                   cwd=REPO, check=True, capture_output=True)
+    run_cli("ingest", str(root / "docs"), "--db", str(db), "-q", cwd=REPO, check=True)
     return str(db)
 
 
