@@ -67,7 +67,9 @@ LENGTH_LEAD_RE = re.compile(
 # "Total input tokens"), not its setting
 TOTALLED_RE = re.compile(r"(?i)\b(?:total|sum|processed|served|generated|daily|per\s+day|overall|cumulative)\b")
 _STAT_WORD_RE = re.compile(r"(?i)\b(?:median|mean|average|avg|p\d\d|percentile|typical|max(?:imum)?)\b")
-_OUTPUT_KINDS = frozenset({"output", "generation", "decode", "response", "answer"})
+# the words that make a length the output's (``length_setting``, ``counted_length_setting``)
+_OUTPUT_KINDS = frozenset({"output", "generation", "generated", "decode", "response", "answer",
+                           "completion", "reasoning", "thinking"})
 
 # Words that say a sentence is about computing systems (beyond the vocabularies' names).
 _SYSTEM_WORDS_RE = re.compile(
@@ -175,7 +177,7 @@ def counted_length_setting(unit_text: str, lead: str, others: bool, after: str =
     m = _UNIT_KIND_RE.match(unit_text) or _KIND_AFTER_RE.match(after)
     if m is None or not others or _STAT_WORD_RE.search(lead) or TOTALLED_RE.search(lead):
         return None
-    return "isl" if m.group("kind").lower() in ("input", "prompt", "prefill") else "osl"
+    return "osl" if m.group("kind").lower() in _OUTPUT_KINDS else "isl"
 
 
 # "supports outputs of 80K tokens", "can generate outputs of up to 100K tokens": what a

@@ -82,9 +82,9 @@ CONDITION_BEFORE_RE = re.compile(
     r"(?i)(?<!per\s)(?<!per-)\b(?:batch(?:\s+sizes?)?|concurrency|concurrent|length|lengths|layers?|ranks?|TP|EP|DP|PP|GPUs?|nodes?|"
     r"steps?|epochs?|iterations?|version|users?|requests?|clients?|threads?|workers?)\b[^.;:]{0,25}$"
 )
-# "an RPS > 10", "QPS of 16": a rate acronym written before its number.
 # "by a factor of 2.54": a multiple written before its number
 FACTOR_OF_BEFORE_RE = re.compile(r"\bfactor\s+of\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+|up\s+to\s+|~\s*)?$", re.I)
+# "an RPS > 10", "QPS of 16": a rate acronym written before its number.
 UNIT_BEFORE_RE = re.compile(word_led(r"\b(RPS|QPS|TPS|req/s)\s*(?:\\?[<>]=?|≥|≤|of|=|:|at|around|about|~)?\s*$"))
 # A CamelCase or mixed-case product or company name ("InferenceX", "SambaNova", "vLLM").
 CAMEL_RE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z]{2,}[A-Za-z]*)\b")
@@ -110,11 +110,13 @@ MODELISH_RE = re.compile(r"(?i)\b(?:model|models|parameters?|params|LLM|MoE|weig
 TOKEN_KIND_RE = re.compile(r"(?i)\b(?:cache\s+hits?|cached|outputs?|generated|decode|inputs?|prompts?|prefill|total)\b")
 KIND_OF = {"cached": "cached_input", "output": "output", "generated": "output", "decode": "output",
             "input": "input", "prompt": "input", "prefill": "input", "total": "total"}
+# "56.3% of its output tokens": a share of one kind of tokens (KIND_OF's one-word kinds)
+_SHARE_KIND = r"(input|output|prompt|generated|prefill|decode|cached)[ \t]+tokens\b"
 SHARE_OF_TOKENS_RE = re.compile(r"(?i)[ \t]+of[ \t]+(?:(?:the|all|its|their|[\w.-]+['’]s)[ \t]+)?(?:[\w.-]+[ \t]+)?"
-                                r"(input|output|prompt|generated|prefill|decode|cached)[ \t]+tokens\b")
+                                + _SHARE_KIND)
 # "Of all the input tokens it served, 56.3% hit the cache": the share's tokens named first
 SHARE_OF_TOKENS_LEAD_RE = re.compile(r"(?i)\bof[ \t]+(?:all[ \t]+)?(?:the[ \t]+|its[ \t]+|their[ \t]+)?"
-                                     r"(input|output|prompt|generated|prefill|decode|cached)[ \t]+tokens\b[^;%\n]{0,60}$")
+                                     + _SHARE_KIND + r"[^;%\n]{0,60}$")
 KIND_OF.update({"cache hit": "cached_input", "cache hits": "cached_input", "outputs": "output",
                 "inputs": "input", "prompts": "input"})
 

@@ -173,11 +173,7 @@ def pipe_cells(text: str, s: int, e: int) -> list[Cell]:
         positions.insert(0, -1)
     ends = positions[1:] + ([len(line)] if line.rstrip()[-1:] != "|" else [])
     for col, (a, b) in enumerate(zip(positions, ends)):
-        cs, ce = a + 1, b
-        while cs < ce and line[cs].isspace():
-            cs += 1
-        while ce > cs and line[ce - 1].isspace():
-            ce -= 1
+        cs, ce = _trimmed(line, a + 1, b)
         cells.append(Cell(s + cs, s + ce, col, line[cs:ce]))
     return cells
 
