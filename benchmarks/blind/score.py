@@ -22,7 +22,10 @@ Matching (the same rules as shared/gold/score.py):
                 (predictions - predictions used by neutral labels);
   * statistic, comparator, model and hardware are reported as accuracies over found
     labels that give the field (model and hardware: one contains the other after
-    lower-casing and dropping spaces, '_' and '-', and a leading "1x").
+    lower-casing and dropping spaces, '_' and '-', and a leading "1x"); so are, from
+    blind11 on, engine and baseline (contained, as model), dtype (the same after that
+    folding), batch_size, isl, osl and concurrency (the same number) and direction
+    ("higher"/"lower" for the stored "up"/"down").
 Standard library only.
 """
 import argparse
@@ -33,6 +36,12 @@ import sys
 from collections import Counter, defaultdict
 
 FIELDS = ("statistic", "comparator", "model", "hardware")
+# conditions labelled from blind11 on (absent from earlier sets): an engine or baseline is
+# right when one name contains the other (as model and hardware); a setting when its
+# number is the label's; a direction when "higher"/"lower" is the stored "up"/"down"
+CONDITIONS = ("engine", "dtype", "batch_size", "isl", "osl", "concurrency", "baseline", "direction")
+_NUMERIC = {"batch_size", "isl", "osl", "concurrency"}
+_DIRECTIONS = {"higher": "up", "lower": "down", "up": "up", "down": "down"}
 SAME_SCOPE = {"per_system": {"per_system", "aggregate"}, "aggregate": {"per_system", "aggregate"}}
 
 
@@ -94,10 +103,14 @@ def squash(v):
 
 
 def field_right(field, want, got):
+    if field in _NUMERIC:
+        return near(want, got)
+    if field == "direction":
+        return _DIRECTIONS.get(str(want).lower()) == _DIRECTIONS.get(str(got or "").lower(), "")
     w, g = squash(want), squash(got)
     if not g:
         return False
-    if field in ("model", "hardware"):
+    if field in ("model", "hardware", "engine", "baseline"):
         return w in g or g in w
     return w == g
 
@@ -137,7 +150,7 @@ def score(labels, preds, verbose=False, out=print):
             by_doc[d].append(p)
 
     found = required = counted = 0
-    fields = {f: [0, 0] for f in FIELDS}
+    fields = {f: [0, 0] for f in FIELDS + CONDITIONS}
     fam_found, fam_req = Counter(), Counter()
     for d in docs:
         labs = [l for l in labels if l["doc"] == d]
@@ -154,7 +167,7 @@ def score(labels, preds, verbose=False, out=print):
                     out(f"  MISS  {d}: {lab.get('quote', lab['value'])!r} {lab['family']} {lab.get('scope', '')}")
                 continue
             fam_found[lab["family"]] += 1
-            for f in FIELDS:
+            for f in FIELDS + CONDITIONS:
                 if f in lab:
                     fields[f][1] += 1
                     if field_right(f, lab[f], p.get(f)):
@@ -171,7 +184,7 @@ def score(labels, preds, verbose=False, out=print):
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     out("recall by family: " + ", ".join(
         f"{fam} {fam_found[fam]}/{fam_req[fam]}" for fam in sorted(fam_req)))
-    for f in FIELDS:
+    for f in FIELDS + CONDITIONS:
         ok, n = fields[f]
         if n:
             out(f"{f}: {ok}/{n} = {ok / n:.2f}")
