@@ -1073,9 +1073,11 @@ class Checker:
             scope = "same" if qs == pscope else "differs"
         if q.peak:
             # "up to N" is met by a figure that reaches N at the claim's precision; a lower
-            # figure does not meet it and, as the best on the quantity, refutes it
-            meets = _reaches(f, p, fk.full[0])
-            refutes = not meets
+            # figure does not meet it and, as the best on the quantity, refutes it. A figure
+            # well above N does not show N as the best case either ("up to 3.3x" is not the
+            # 5.2x the record holds): it neither meets nor refutes
+            refutes = not _reaches(f, p, fk.full[0])
+            meets = not refutes and not _overshoots(f, p, fk.full[0])
         else:
             shown = consistent_bounds(fk.full, f.value, pk_.witness, p.value)
             meets = shown and range_shown(f, p)
@@ -1204,7 +1206,8 @@ class Checker:
             return []
         if q.peak:
             # "up to N": the best figure on exactly this quantity is below N beyond rounding
-            return refuting
+            # (a figure above N, which neither meets nor refutes, is a better best case)
+            return refuting if len(refuting) == len(exact) else []
         if f.comparator in UPPER:
             return refuting
         if f.comparator in LOWER:
@@ -1421,8 +1424,9 @@ class Checker:
         ctx: list[tuple[str, _Cmp, str]] = []
         sentences = [f"No primary figure meets {q.reading()}."]
         said: dict[str, int] = {}     # claim id -> the sentence that names it
-        best_word = _best_word(f)
-        pick = max if f.comparator not in UPPER else min
+        best_word = "highest" if q.peak else _best_word(f)
+        # "up to N" names a best case: the record's best is its highest figure
+        pick = max if f.comparator not in UPPER or q.peak else min
         # the best figure on the quantity, whatever the size condition says
         pool = [c for c in cmps if c.scope in ("same", "free")
                 and not (set(c.differs) - {"model size"}) and not set(c.open) - {"model size"}]
@@ -1544,6 +1548,13 @@ def _reaches(f: Claim, p: Claim, fp: float | None = None) -> bool:
     caller holds it."""
     top = p.value if p.high is None else max(p.value, p.high)
     return top >= f.value - (full_figure(f).p if fp is None else fp) * (1 + 1e-9)
+
+
+def _overshoots(f: Claim, p: Claim, fp: float | None = None) -> bool:
+    """Is ``p``'s best above ``f``'s best case beyond ``f``'s stated precision? ("up to 3.3x"
+    against a record of 5.2x: the claim names another best case than the record's.)"""
+    top = p.value if p.high is None else max(p.value, p.high)
+    return top > f.value + (full_figure(f).p if fp is None else fp) * (1 + 1e-9)
 
 
 def is_range(c: Claim) -> bool:

@@ -23,7 +23,7 @@ BOUNDS = [("headlines.jsonl", 1, 0.85),      # 176/206
           # another's peak met them; round 9 looked at one more id (k028, a TGI figure stored
           # as vLLM's)
           ("headlines3.jsonl", 5, 0.78),
-          ("headlines4.jsonl", 3, 0.53),     # 67/125 (blind 52/125, 16 false supported)
+          ("headlines4.jsonl", 3, 0.52),     # 66/125 (blind 52/125, 16 false supported): h4-001 was met by coincidence (7x and 10x on other quantities met "up to 6.4x")
           ("headlines5.jsonl", 1, 0.56),     # 57/100 (blind 41/100, 7 false supported)
           ("headlines6.jsonl", 1, 0.44),     # 45/100 (blind 38/100, 9 false supported)
           ("headlines7.jsonl", 0, 0.62),     # 50/80 (blind 34/80, 5 false supported)

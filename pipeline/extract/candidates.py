@@ -14,7 +14,7 @@ from pipeline.extract.numbers import (
 from pipeline.extract.patterns import (
     AND_TO_RE, AT_POINT_RE, BRACKETED_RE, CAP_WORD_RE, CELL_NUMBER_RE, DOUBLE_NOUN_RE,
     BY_FACTOR_BEFORE_RE, HEADER_WORD_START_RE, MODELISH_RE, NOT_RATIO_AFTER_RE, OPEN_PAREN_RE,
-    RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
+    RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUN_LATER_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
     SPACED_MAGNITUDE_RE, SPREAD_BEFORE_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     TRAILING_TIME_UNIT_RE,
     UNIT_BEFORE_RE,
@@ -297,7 +297,12 @@ class CandidateFinder:
         if hit.entry.unit != "x" or not float(n.value).is_integer() or "." in n.text:
             return False
         m = CAP_WORD_RE.match(self.text[hit.end:hit.end + 30])
-        return bool(m) and m.group(1).lower() not in RATIO_NOUNS
+        if not m or m.group(1).lower() in RATIO_NOUNS:
+            return False
+        # "5x KV cache memory reduction": the words after the capital end in what changed
+        # (a capital with a digit is a device: "8x H100 SXM faster" counts H100s)
+        return any(ch.isdigit() for ch in m.group(1)) or \
+            not RATIO_NOUN_LATER_RE.match(self.text, hit.end, hit.end + 60)
 
     def _changes(self, pos: int, s_start: int) -> bool:
         """"Rose from 1.5k to 2.2k": the figure at ``pos`` is the before of a change, so it

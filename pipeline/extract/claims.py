@@ -86,6 +86,15 @@ NOT_DEVICE_RE = re.compile(r"(?i)\b(?:TP|EP|PP|DP|CP|SP)[-_ ]?\d|\b(?:FP|INT|BF|
 # deployment costs per token, which are the engine's.)
 NO_ENGINE_FAMILIES = frozenset({"parameters", "bandwidth", "compute", "power"})
 NO_HARDWARE_FAMILIES = frozenset({"parameters", "tokens"})
+# a device's spec or an achieved rate of a device is no model's figure: a document's model
+# does not carry onto it (one the sentence names still does)
+NO_INHERITED_MODEL_FAMILIES = frozenset({"power", "bandwidth", "compute"})
+# a model-like name (a capital, then a digit or a hyphen in it) right before "(241B)"
+_NAME_BEFORE_SIZE_RE = re.compile(r"(?<![\w.-])([A-Z][A-Za-z]*(?:[-.][A-Za-z0-9]+|\d[\w.]*)+[\w]*)[ \t]*\([ \t]*$")
+_PER_BEFORE_RE = re.compile(r"(?i)(?:\bper|/)[ \t]*$")
+# a list price per token ("R1 Pricing: $2.19/M output tokens") is what a customer pays, not
+# a cost measured on the document's hardware
+_LIST_PRICE_RE = re.compile(r"(?i)\b(?:pric(?:e|es|ed|ing)|charges?|charged)\b")
 
 
 class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
@@ -346,6 +355,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if c.family == "request_throughput" and others and notclaims.is_offered_load(lead):
             self.offered.setdefault(s_start, c.value)
             return "an offered load: the setting of the sentence's other figures"
+        if c.family == "request_throughput" and notclaims.in_condition_list(self.text, c.start, c.after_unit):
+            self.offered.setdefault(s_start, c.value)
+            return "an offered load: listed with the run's conditions ('(BF16, 32 QPS)')"
         if c.family == "request_throughput" and notclaims.is_rate_label(lead):
             return "an offered load: one of the values after a QPS label"
         if c.family == "parameters" and BARE_SIZE_RE.fullmatch(self.text[c.start:c.end]) and notclaims.names_configuration(
@@ -368,6 +380,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             return "a port's rated speed (a NIC, link or line rate), not one measured"
         if c.family in ("ratio", "percent") and notclaims.is_arithmetic_result(lead):
             return "the result of arithmetic written out before it"
+        if c.family == "tokens" and _PER_BEFORE_RE.search(lead):
+            return "the basis of a price or rate ('$0.20 per 1M output tokens')"
         if c.family == "tokens":
             which = notclaims.length_setting(own, others) or notclaims.counted_length_setting(
                 c.unit_text, own, others, self.text[c.after_unit:c.after_unit + 30])
@@ -381,6 +395,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                                       or self._continues_bar(c, own)):
             self._bars[c.after_unit] = c.family
             return "a threshold: an SLO, deadline or requirement the figures are measured against"
+        if notclaims.is_condition_bound(self.text[max(s_start - 150, c.start - 150, 0):c.start],
+                                        self.text[c.after_unit:c.after_unit + 3]):
+            return "a condition's bound: 'When X exceeds 100Gbps, ...' sets the point, not a figure"
         if c.family == "tokens" and others and notclaims.is_operating_point(own):
             return "an operating point ('at 16K'): the setting of the sentence's other figures"
         if c.family == "latency" and notclaims.is_time_window(own):
@@ -441,6 +458,13 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         if model is None and claim.family == "parameters" and CLASS_OF_MODELS_RE.search(
                 text, max(s_start, c.start - 40), c.start):
             pass    # "models smaller than 16B": a class of models, no one model's size
+        elif model is None and claim.family in NO_INHERITED_MODEL_FAMILIES:
+            pass
+        elif model is None and claim.family == "parameters" and (
+                named := _NAME_BEFORE_SIZE_RE.search(text, max(s_start, c.start - 40), c.start)):
+            # "Intern-S1 (241B)": the size of the name before it, one the vocabulary does
+            # not know; not the model of the paragraph or list above
+            model = named.group(1)
         elif model is None:
             # the paragraph's subject carries only into a sentence that names no other
             # system, source or product ("The vLLM post shows ..." is about the post)
@@ -461,7 +485,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                 model = self._at_size(model, size, float(size[:-1]) * (1e12 if size[-1] in "Tt" else 1e9))
         claim.model = model
         hw = self._hardware_in(s_start, s_end, c.start, c.after_unit, c)
-        if hw is None and claim.family not in NO_HARDWARE_FAMILIES:
+        if hw is None and claim.family not in NO_HARDWARE_FAMILIES and not (
+                claim.family == "money" and "token" in (c.per_basis or "")
+                and _LIST_PRICE_RE.search(text, s_start, c.start)):
             if not self._names_other_subject(s_start, s_end):
                 hw = self._hardware_in(p_start, s_start, s_start, s_start) or self._section_subject(p_start, "hardware")
             hw = hw or self.title_subject["hardware"]
@@ -601,6 +627,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         hits = [(s, e, n) for s, e, n in self.v.phases.finditer(self.text, s_start, s_end, self.fold)]
         if family == "latency":
             hits = [h for h in hits if h[2] in ("ttft", "tpot", "e2e")] or hits
+        else:
+            # a rate has no time-to-first-token or per-token-time phase: "processes 74% more
+            # requests per second and reduces TTFT" names the next figure's
+            hits = [h for h in hits if h[2] not in ("ttft", "tpot")]
         # as for names: a phase past the next figure is that figure's ("~73.7k tokens/s
         # during prefilling or ~14.8k tokens/s during decoding")
         hit = cond.nearest(self._before_next(hits, c), c.start, c.end, self._own(c, s_start))

@@ -27,7 +27,9 @@ BY_REACH = 160        # characters before "by N%" that can hold the verb it comp
 _BY_RE = re.compile(r"\bby\s+(?:(?:up\s+to|about|around|roughly|nearly|almost|over|more\s+than|"
                     r"approximately|~|an?\s+(?:average|additional|extra)\s+of)\s*)?$", re.I)
 _GENERIC_SPEED = re.compile(r"(?i)faster|slower|quicker|speed|speed-?ups?")
-_COORD = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
+# a condition phrase after a figure: "reduces TTFT by 50% at all QPS levels"
+_CONDITION_PHRASE = re.compile(r"\b(?:at|under|across|when|while|using|on)\s", re.I)
+_COORD = re.compile(r"\b(?:and|or|but|while|whereas|with)\b", re.I)
 _CLAUSE_END = re.compile(r"[;:!?]|\.(?:\s|$)|,\s+(?:and|but|while|whereas|which)\b|\n\s*\n")
 _PHRASE_STOP = re.compile(
     r"[,;:()\[\]|!?]|\.(?:\s|$)|\s(?:on|at|with|for|in|when|while|under|across|using|by|and|"
@@ -221,8 +223,10 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
         direction = d[0] if d else None
     # "faster" says only that something sped up: the quantity named beside it says what
     # did ("5.1x faster TTFT", "the first token arrives 5.1x faster")
-    m = _specific(w.measures, head) or _specific(w.measures, before, last=True) \
-        or _first(w.measures, head) or _first(w.measures, before, last=True)
+    # ("at all QPS levels" after the figure is a condition of it, not what it measures)
+    own = head[:c.start()] if (c := _CONDITION_PHRASE.search(head)) else head
+    m = _specific(w.measures, own) or _specific(w.measures, before, last=True) \
+        or _first(w.measures, own) or _first(w.measures, before, last=True)
     measures = m[0] if m else None
     if measures == "latency" and d is not None and _GENERIC_SPEED.fullmatch(d[1].group(0)):
         # a time that comes "5.1x faster" is 5.1x shorter: latency goes down

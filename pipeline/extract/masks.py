@@ -243,6 +243,8 @@ _names_cache: dict[int, tuple] = {}
 # "GPT-4-level", "GPT-4/o1-class quality": a model named as a yardstick
 _LEVEL_AFTER_RE = re.compile(r"(?:/[\w.-]+?)*[- ](?:level|class|grade)\b", re.I)
 _ALPHA_RUN_RE = re.compile(r"[a-z]+")
+# two capitalised words glued on after a name's digits or lower case: a class name in code
+_CODE_NAME_RE = re.compile(r"[0-9a-z][A-Z][a-z]+[A-Z][a-z]+")
 
 
 def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
@@ -304,6 +306,8 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
                 continue   # after "eight-" only an accelerator ("eight-B200")
             if kind == "model" and _LEVEL_AFTER_RE.match(text, me):
                 continue   # "GPT-4/o1-level": a yardstick, not the subject
+            if kind == "model" and _CODE_NAME_RE.search(text, ws, me):
+                continue   # "Deepseekv3RoutingImpl", "LlamaForCausalLM": a class in code
             if kind == "model" and _NUMBERED_LABEL_RE.fullmatch(text, ws, me):
                 continue   # "Step 1: start the server": a numbered step, not StepFun's model
             if best is None or me > best[1]:

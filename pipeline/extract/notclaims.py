@@ -111,6 +111,26 @@ def math_spans(text: str) -> list[tuple[int, int]]:
 _RATE_LABEL_RE = re.compile(r"\b(?:QPS|RPS)[ \t]+(?:[\d.,]+[ \t]*(?:,[ \t]*(?:and[ \t]+|or[ \t]+)?|and[ \t]+|or[ \t]+))*$")
 
 
+# "comparison for Llama 3.1 70B on 8 x MI300X (BF16, 32 QPS)": a request rate listed in
+# brackets with a run's other conditions is the load it was offered
+_COND_ITEM_FIGURE_RE = re.compile(r"(?i)\d[\d.,]*\s*(?:(?:x|×)(?!\s*[a-z]+\d)|%|ms\b|s\b|sec|tok|tokens?/|GB/s)")
+
+
+def in_condition_list(text: str, start: int, end: int) -> bool:
+    """Is the figure at ``text[start:end]`` one item of a bracketed list of conditions
+    ("(BF16, 32 QPS)"), whose other items are no figures?"""
+    open_ = text.rfind("(", max(0, start - 60), start)
+    if open_ < 0 or ")" in text[open_:start]:
+        return False
+    close = text.find(")", end, end + 60)
+    if close < 0 or "(" in text[end:close]:
+        return False
+    inner = text[open_ + 1:start] + text[end:close]
+    if "," not in inner and ";" not in inner:
+        return False
+    return not _COND_ITEM_FIGURE_RE.search(inner)
+
+
 def is_offered_load(lead: str) -> bool:
     """Do the words right before a request rate make it the load offered to the system?"""
     return bool(OFFERED_LEAD_RE.search(lead))
@@ -458,6 +478,25 @@ def is_threshold(own: str, after: str, sentence: str = "") -> bool:
                 or (_SYMBOLIC_BAR_RE.search(own) and _BAR_SENTENCE_RE.search(sentence)))
 
 
+# A bound in a clause that sets a condition for the main clause: "When the total bandwidth
+# exceeds 100Gbps, the average TTFT remains below 2s", "if the load rises above 8 req/s,
+# ...". It is the point a sweep crossed, the condition of the figure after the comma, not a
+# figure a system reached. (PDF text glues words: "Whenthetotal".)
+_CONDITION_BOUND_RE = re.compile(
+    r"(?i)(?:^|[.;:!?]\s*|\s|\*)(?:when|whenever|if|once|as\s+long\s+as|until|unless)(?:\b|(?=the))"
+    r"[^,;:.!?\n]{0,120}?\b(?:exceed(?:s|ed|ing)?|surpass(?:es|ed)?|(?:is|are|was|were|stays?|goes|go)\s+"
+    r"(?:above|below|over|under|beyond|less\s+than|greater\s+than|more\s+than|higher\s+than|lower\s+than)|"
+    r"(?:falls?|fell|drops?|dropped|dips?)\s+(?:below|under|to)|(?:rises?|rose|climbs?|grows?)\s+(?:above|over|beyond|past|to)|"
+    r"reach(?:es|ed)?)\s*[~≈]?\s*$")
+_MAIN_CLAUSE_AFTER_RE = re.compile(r"[ \t]*,")
+
+
+def is_condition_bound(before: str, after: str) -> bool:
+    """Is the figure the bound a condition clause sets ("When X exceeds 100Gbps, ...")?
+    ``before``: up to 150 characters before the number; ``after``: the text after its unit."""
+    return bool(_MAIN_CLAUSE_AFTER_RE.match(after)) and bool(_CONDITION_BOUND_RE.search(before))
+
+
 # ---------------------------------------------------------------- worked examples
 # A sentence that sets up a supposition and works it out: "Suppose we set ...", "Imagine a
 # 70B model ...", "Let's say each request ...", "For example, if ...", "e.g., if ...",
@@ -489,9 +528,13 @@ def is_worked_example(sentence_head: str, before_sentence: str) -> bool:
 # computation written out are working, not figures (a unit may follow each operand:
 # "8 GB * 4 = 32 GB")
 _OPERAND = r"\d[\d,]*(?:\.\d+)?[ \t]*(?:[A-Za-z%$/]{1,8}[ \t]*)?"
+# the same, with a multiple and one unit word: "100k tokens", "128k vocabulary"
+_FACTOR = r"\d[\d,]*(?:\.\d+)?[kKMB]?[ \t]*(?:[A-Za-z%$/]{1,12}[ \t]*)?"
 _EQUATION_RE = re.compile(
     r"(?<![\w.])" + _OPERAND + r"(?:[*×x÷/+−][ \t]*\(?[ \t]*" + _OPERAND + r"\)?[ \t]*)+"
-    r"(?:=|≈|~=)[ \t]*\$?" + r"\d[\d,]*(?:\.\d+)?")
+    r"(?:=|≈|~=)[ \t]*\$?" + r"\d[\d,]*(?:\.\d+)?"
+    # the result first: "25.6GB (=100k tokens * 128k vocabulary * 2)"
+    r"|(?:=|≈)[ \t]*" + _FACTOR + r"(?:[*×÷][ \t]*" + _FACTOR + r")+")
 
 
 def in_equation(text: str, start: int, end: int) -> bool:

@@ -62,6 +62,11 @@ RATIO_NOUNS = {
     "faster", "higher", "lower", "more", "less", "better", "speedup", "speed", "throughput",
     "performance", "improvement", "increase", "reduction", "gain", "boost", "cheaper", "the",
 }
+# ... nor a capital that starts the noun phrase of what changed: "5x KV cache memory reduction"
+RATIO_NOUN_LATER_RE = re.compile(r"(?i)(?:\s+(?!(?:for|with|to|at|on|in|of|and|or|the|an?|by|from|as|is|are|was|were|"
+                                 r"gives?|gave|delivers?|GPUs?|nodes?|chips?|cards?|servers?|instances?|"
+                                 r"accelerators?|devices?|machines?|links?|systems?)\b)[\w-]+){1,3}?\s+(?:reductions?|improvements?|speed-?ups?|increases?|"
+                                 r"gains?|boosts?|savings?|faster|higher|lower|better|cheaper|smaller|larger)\b")
 # "sample 32 times and", "6x-4y": a multiplier word that counts repetitions or sits in math.
 # ... unless the multiplier completes "by": "increased by 4 times and 2 times" is a factor
 BY_FACTOR_BEFORE_RE = re.compile(r"\bby\s+(?:about\s+|around\s+|nearly\s+|over\s+|up\s+to\s+)?$", re.I)
@@ -143,7 +148,7 @@ SECTION_REACH = 1500  # how far back a section's subject carries, in characters
 # "up to N", "as much as N": a best case of N (docs/claims-model.md §4), not a ceiling that any lower
 # figure meets; "at most", "no more than", "under" stay ceilings.
 PEAK_LEAD_RE = re.compile(r"(?i)\b(?:up\s+to|as\s+(?:much|many|high|fast|large|low|little)\s+as)"
-                          r"\s+(?:an?\s+|about\s+|around\s+|roughly\s+|~\s*)?[*_]*\s*$")
+                          r"\s+(?:an?\s+|about\s+|around\s+|roughly\s+|~\s*)?[*_]*(?:<(?:u|b|i|em|strong|mark|span)>)*\s*$")
 REACH_RE = re.compile(r"(?i)\b(?:reach(?:es|ed|ing)?|hit(?:s|ting)?)\s+(?:the\s+|a\s+)?[*_]*\s*$")
 SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
 SIZE_NOUN_AFTER_RE = re.compile(r"(?i)\+?\s*(?:[\w-]+\s+)?(tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")

@@ -30,7 +30,9 @@ _COMP_WORD_RE = re.compile(
     r"(?<![\w-])(?:" + "|".join(f"(?P<c{i}>{p})" for i, (p, _) in enumerate(_COMPARATORS)) + r")"
 )
 # what may stand between the comparator and the number: "about the", "up to **", "over $"
-_COMP_FILLER_RE = re.compile(r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|about|around|some))*\s*[*_]*\s*\\?\$?\s*", re.I)
+# or an inline HTML tag: "up to <u>3.45x</u>", "up to <b>2x</b>"
+_COMP_FILLER_RE = re.compile(r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|about|around|some))*\s*[*_]*"
+                             r"(?:<(?:u|b|i|em|strong|mark|span)>)*\s*\\?\$?\s*", re.I)
 _PLUS_AFTER_RE = re.compile(r"^\s?\+|^\s+or\s+(?:more|higher|above|greater)\b")
 _LESS_AFTER_RE = re.compile(r"^\s+or\s+(?:less|lower|fewer|below)\b")
 

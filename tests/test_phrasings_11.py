@@ -1,0 +1,173 @@
+"""Round 11: what precision sample 9 and headline suite 11 showed, as general rules.
+
+Each case states the rule in another wording than the document it came from (the corpus's
+sentences stay out of the repository): a bound in a condition clause, arithmetic written
+result-first, a request rate listed among a run's conditions, the basis of a price, a
+comparator before an HTML-emphasised number, a capital that starts the noun phrase of what
+changed, a measure or phase that belongs to the next clause, a class name in code, a
+device's spec or a list price carrying the document's model or hardware, a size after an
+unknown name; and in the checker, an "up to" that names another best case than the record.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.api import extract
+from pipeline.check import check
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _only(text: str, family: str | None = None):
+    claims = [c for c in extract(text) if family is None or c.family == family]
+    assert len(claims) == 1, (text, [c.surface for c in claims])
+    return claims[0]
+
+
+# --- look-alikes ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, kept", [
+    # the bound a condition clause sets is no figure; the main clause's figure stays one
+    ("Once the link bandwidth rises above 200 Gbps, mean TTFT stays under 1.5 s.", 1.5),
+    ("If the request rate exceeds 6 req/s, the p99 latency climbs to 840 ms.", 0.84),
+    ("Whenthe aggregate bandwidth exceeds 50Gbps,average TTFT drops to 900 ms.", 0.9),
+])
+def test_a_condition_clause_bound_is_no_figure(text, kept):
+    claims = extract(text)
+    assert [c.value for c in claims] == [pytest.approx(kept)], [c.surface for c in claims]
+
+
+def test_a_rate_reached_before_a_comma_stays_a_claim():
+    c = _only("SGLang exceeds 3,000 tokens/s on one H100, twice the baseline's rate.", "token_throughput")
+    assert c.value == 3000 and c.comparator == ">"
+
+
+def test_arithmetic_written_result_first_is_working():
+    claims = extract("The logits of an 8B model need 12.8GB (=50k tokens * 128k vocab * 2 bytes), "
+                     "more than its 16GB of weights.")
+    assert sorted(c.surface for c in claims if c.family != "parameters") == ["12.8GB", "16GB"]
+
+
+@pytest.mark.parametrize("text", [
+    "Figure 3: TGI against vLLM serving Qwen2 72B on 4 x H100 (FP8, 16 QPS).",
+    "Latency of both engines on Mixtral (BF16; 8 req/s; 4 x A100).",
+])
+def test_a_rate_listed_with_a_runs_conditions_is_its_offered_load(text):
+    assert [c for c in extract(text) if c.family == "request_throughput"] == []
+
+
+def test_a_rate_outside_the_brackets_stays_a_claim():
+    c = _only("vLLM sustained 11.2 req/s (Qwen2 7B, one L40S).", "request_throughput")
+    assert c.value == pytest.approx(11.2)
+
+
+def test_the_count_in_a_prices_basis_is_no_length_setting():
+    c = _only("Self-hosting works out to $0.31 per 1M output tokens.")
+    assert (c.family, c.value, c.osl) == ("money", pytest.approx(0.31), None)
+
+
+@pytest.mark.parametrize("emphasised", ["<u>2.8x</u>", "<b>2.8x</b>", "**2.8x**"])
+def test_up_to_reaches_through_inline_emphasis(emphasised):
+    c = _only(f"Prefill of the new release is up to {emphasised} faster than the old one.")
+    assert (c.value, c.comparator) == (2.8, "<=")
+
+
+# --- ratios: counts against the noun phrase of what changed ------------------------------
+
+def test_a_capital_starting_what_changed_keeps_the_ratio():
+    c = _only("The int2 format brings ~6x KV cache memory reduction.")
+    assert (c.family, c.value) == ("ratio", 6)
+
+
+@pytest.mark.parametrize("text", [
+    "The cluster uses 8x H100 GPUs for higher throughput.",
+    "It runs on 4x MI300X faster than before.",
+])
+def test_a_count_of_devices_stays_a_count(text):
+    assert [c for c in extract(text) if c.family == "ratio"] == []
+
+
+def test_what_a_percent_measures_is_its_own_phrase():
+    claims = extract("The int4 cache gives ~3x memory reduction with about 5%-6% end-to-end "
+                     "performance overhead.")
+    pct = [c for c in claims if c.family == "percent"]
+    assert len(pct) == 1 and pct[0].measures != "memory"
+
+
+def test_a_condition_phrase_after_the_figure_is_not_what_it_measures():
+    c = _only("The new scheduler reduces TTFT by 40% at every QPS level.")
+    assert (c.measures, c.direction) == ("latency", "down")
+
+
+def test_a_rate_takes_no_phase_from_the_next_clause():
+    claims = extract("Eight H100s serve 60% more requests per second and cut TTFT by 30%.")
+    first = min(claims, key=lambda c: c.start)
+    assert (first.value, first.measures, first.phase) == (60, "throughput", None)
+
+
+# --- subjects ---------------------------------------------------------------------------
+
+def test_a_class_name_in_code_is_no_model():
+    text = ("We patched `Qwen2MoeSparseBlockImpl` in the kernel.\n\n"
+            "Provided a **2.1% E2E speedup** on Qwen2 57B.")
+    c = _only(text, "percent")
+    assert c.model is not None and "Impl" not in c.model
+
+
+def test_a_devices_spec_takes_no_document_model():
+    doc = ("# Serving DeepSeek-R1\n\nWe run DeepSeek-R1 on eight H200 GPUs.\n\n"
+           "* 2x AMD EPYC 9654, 96 cores (360W)\n")
+    c = _only(doc, "power")
+    assert c.model is None
+
+
+def test_a_list_price_takes_no_document_hardware():
+    doc = ("# Serving DeepSeek-R1\n\nWe run DeepSeek-R1 on eight H200 GPUs.\n\n"
+           "API pricing: $0.27/M input tokens and $1.10/M output tokens.\n\n"
+           "On those GPUs our own cost is $0.09 per 1M output tokens.\n")
+    by_value = {round(c.value, 2): c for c in extract(doc) if c.family == "money"}
+    assert by_value[0.27].hardware is None and by_value[1.1].hardware is None
+    assert by_value[0.09].hardware is not None      # a cost measured on the hardware keeps it
+
+
+def test_a_size_after_an_unknown_name_is_that_names():
+    doc = "<ul>\n<li>Llama 3.1 (8B-405B)</li>\n<li>Orion-X2 (314B)</li>\n</ul>\n"
+    c = _only(doc, "parameters")
+    assert (c.value, c.model) == (314e9, "Orion-X2")
+
+
+# --- the checker: "up to N" names a best case ---------------------------------------------
+
+PRIMARY = """---
+title: "Expert parallelism notes"
+publisher: "Example Labs"
+---
+# Expert parallelism notes
+
+We ran SGLang with expert parallelism on our cluster. On DeepSeek-V3, our SGLang deployment
+reached a 4.6x decode speedup over the TP8 baseline and a 2.1x prefill speedup over it.
+"""
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory, run_cli) -> str:
+    root = tmp_path_factory.mktemp("phrasings11")
+    (root / "docs").mkdir()
+    (root / "docs" / "ep.md").write_text(PRIMARY)
+    db = root / "p.duckdb"
+    run_cli("ingest", str(root / "docs"), "--db", str(db), "-q", cwd=REPO, check=True)
+    return str(db)
+
+
+@pytest.mark.parametrize("headline, verdict", [
+    ("SGLang's decode runs up to 4.6x faster than the TP8 baseline on DeepSeek-V3", "supported"),
+    # another best case than the record's 4.6x: it does not hold, nor is it refuted
+    ("SGLang's decode runs up to 2.1x faster than the TP8 baseline on DeepSeek-V3", "unproven"),
+    # above the record's best: refuted
+    ("SGLang's decode runs up to 7x faster than the TP8 baseline on DeepSeek-V3", "contradicted"),
+])
+def test_up_to_names_the_records_best_case(record, headline, verdict):
+    v = check(headline, record)
+    assert v.verdict == verdict, v.explanation
