@@ -1036,6 +1036,10 @@ class Checker:
         label = self.label_of(p) if f.family == "money" else None
         if q.label is not None:
             _cond(opened, differs, "label", q.label, label)
+        if f.family == "money" and f.price_basis is not None:
+            # "$0.55 on a cache hit" is not met by the cache-miss price, nor by a price that
+            # says not what it is at
+            _cond(opened, differs, "price basis", f.price_basis, p.price_basis)
         # a comparison: what it is compared against, what it measures, which way it goes
         reversed_ = False
         if f.family in COMPARED_FAMILIES:

@@ -23,14 +23,16 @@ BOUNDS = [("headlines.jsonl", 1, 0.85),      # 176/206
           # another's peak met them; round 9 looked at one more id (k028, a TGI figure stored
           # as vLLM's)
           ("headlines3.jsonl", 5, 0.78),
-          ("headlines4.jsonl", 3, 0.52),     # 66/125 (blind 52/125, 16 false supported): h4-001 was met by coincidence (7x and 10x on other quantities met "up to 6.4x")
+          # h4-001 was met by coincidence until round 11 (7x and 10x on other quantities met
+          # "up to 6.4x"); h4-012 and h4-013 stopped being supported there (a slide line's technique)
+          ("headlines4.jsonl", 1, 0.54),     # 68/125 (blind 52/125, 16 false supported)
           ("headlines5.jsonl", 1, 0.56),     # 57/100 (blind 41/100, 7 false supported)
           ("headlines6.jsonl", 1, 0.44),     # 45/100 (blind 38/100, 9 false supported)
           ("headlines7.jsonl", 0, 0.62),     # 50/80 (blind 34/80, 5 false supported)
           ("headlines8.jsonl", 0, 0.56),     # 45/80 (blind 34/80, 7 false supported)
-          ("headlines9.jsonl", 1, 0.56),     # 45/80 (blind 39/80, 3 false supported)
+          ("headlines9.jsonl", 0, 0.57),     # 46/80 (blind 39/80, 3 false supported)
           ("headlines10.jsonl", 1, 0.50),    # 40/80 (blind 32/80, 3 false supported)
-          ("headlines11.jsonl", 3, 0.46)]    # blind 37/80, 3 false supported
+          ("headlines11.jsonl", 1, 0.47)]    # 38/80 (blind 37/80, 3 false supported)
 
 
 @pytest.fixture(scope="module")

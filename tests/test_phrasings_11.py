@@ -171,3 +171,57 @@ def record(tmp_path_factory, run_cli) -> str:
 def test_up_to_names_the_records_best_case(record, headline, verdict):
     v = check(headline, record)
     assert v.verdict == verdict, v.explanation
+
+
+# --- conditions of one item among many ----------------------------------------------------
+
+def test_each_price_keeps_its_own_basis():
+    prices = {round(c.value, 2): c for c in extract(
+        "API rates: $0.07/M input tokens (cache hit), $0.27/M input tokens (cache miss), "
+        "$1.10/M output tokens.")}
+    assert (prices[0.07].price_basis, prices[0.27].price_basis, prices[1.1].price_basis) == \
+        ("cache hit", "cache miss", None)
+
+
+def test_a_slide_lines_technique_is_its_own():
+    slide = ("Results\nSetup: Qwen2 7B. Batch size 128. Input len 2048.\n"
+             "Baseline scheduler + separate requests 9.1 s\n"
+             "Cut tokenizer overhead with the new overlap scheduler\n"
+             "Overlap scheduler + batched requests 7.9 s\n"
+             "Ideal: GPU time only 7.2 s\n"
+             "12\n")
+    by_value = {c.value: c for c in extract(slide) if c.family == "latency"}
+    assert (by_value[9.1].technique, by_value[7.9].technique, by_value[7.2].technique) == \
+        (None, "overlap scheduler", None)
+    assert not [c for c in extract(slide) if c.value == 12]     # the slide's number
+
+
+PRICES = """---
+title: "API pricing"
+publisher: "Example Labs"
+---
+# API pricing
+
+We serve DeepSeek-V3 through our API. We charge $0.07/M input tokens (cache hit),
+$0.27/M input tokens (cache miss), $1.10/M output tokens.
+"""
+
+
+@pytest.fixture(scope="module")
+def prices(tmp_path_factory, run_cli) -> str:
+    root = tmp_path_factory.mktemp("prices11")
+    (root / "docs").mkdir()
+    (root / "docs" / "pricing.md").write_text(PRICES)
+    db = root / "p.duckdb"
+    run_cli("ingest", str(root / "docs"), "--db", str(db), "-q", cwd=REPO, check=True)
+    return str(db)
+
+
+@pytest.mark.parametrize("headline, verdict", [
+    ("DeepSeek-V3 is priced at $0.27 per million input tokens on a cache miss", "supported"),
+    # the cache-miss price is not the price on a hit
+    ("DeepSeek-V3 is priced at $0.27 per million input tokens on a cache hit", "contradicted"),
+])
+def test_a_price_is_judged_at_its_basis(prices, headline, verdict):
+    v = check(headline, prices)
+    assert v.verdict == verdict, v.explanation

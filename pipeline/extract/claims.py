@@ -533,7 +533,8 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                                            and self._one_at_a_time(s_start))):
             claim.scope = "per_user"
         if claim.family == "money":
-            claim.price_basis = cond.price_basis(v, text, s_start, s_end)
+            claim.price_basis = cond.price_basis(v, text, max(s_start, c.prev_end), min(s_end, c.next_start),
+                                                 own=(c.start, c.after_unit), first=c.prev_end <= s_start)
         if not claim.phase:
             claim.phase = self._phase(c, claim.family, s_start, s_end, claim.measures)
         if not claim.token_kind and claim.family in ("token_throughput", "tokens", "money"):
@@ -581,8 +582,22 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
             if m is not None:
                 hits = [h for h in hits if h[0] < m.start()]
             hits = self._not_rival(hits, s_start, c)
+        if kind in ("technique", "dtype") and hits:
+            hits = self._on_its_line(hits, c)
         hit = cond.nearest(hits, c.start, c.after_unit, self._own(c, s_start))
         return hit[2] if hit else None
+
+    def _on_its_line(self, hits: list, c: Cand) -> list:
+        """A figure that ends a labelled line ("Overlap scheduler + one batched call 6.0 s"
+        on a slide, a list) takes its technique or precision from that line only: the lines
+        around it are the other items' (a sentence of slide text runs over many lines)."""
+        text = self.text
+        line_end = text.find("\n", c.after_unit)
+        if line_end < 0 or text[c.after_unit:line_end].strip(" \t*_.,;:)") \
+                or not text[text.rfind("\n", 0, c.start) + 1:c.start].strip():
+            return hits
+        line_start = text.rfind("\n", 0, c.start) + 1
+        return [h for h in hits if line_start <= h[0] < line_end]
 
     def _prev_end(self, c: Cand, floor: int) -> int:
         return max(floor, c.prev_end)

@@ -222,10 +222,20 @@ def isl_osl(text: str, start: int, end: int, lower: str | None = None) -> tuple[
     return _num(i), _num(o)
 
 
-def price_basis(vocab: Vocab, text: str, start: int, end: int) -> str | None:
+def price_basis(vocab: Vocab, text: str, start: int, end: int,
+                own: tuple[int, int] | None = None, first: bool = True) -> str | None:
+    """What a price is at ("at off-peak prices", "on-demand", "(cache hit)") in
+    ``text[start:end]``. ``own``: the figure's (start, end), when ``start``/``end`` are its
+    own words: the words after it are read first, so that in "$0.14/M (cache hit), $0.55/M
+    (cache miss)" each price has its own; ``first``: no figure before it in its sentence."""
     m = _PRICE_AT_RE.search(text, start, end)
     if m:
         return _SPACES_RE.sub(" ", m.group(0)[3:]).strip()
+    if own is not None:
+        fig_start, fig_end = own
+        # the words before it only where no other figure's words stand there
+        return vocab.price_basis.first(text[fig_end:end]) or (
+            vocab.price_basis.first(text[start:fig_start]) if first else None)
     return vocab.price_basis.first(text[start:end])
 
 

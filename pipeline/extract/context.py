@@ -127,6 +127,9 @@ class ContextResolver:
         text = self.text
         if c.start and text[c.start - 1] in "#[":
             return False
+        if "." not in num.text and (c.start == 0 or text[c.start - 1] == "\n") \
+                and text[c.end:c.end + 1] in ("\n", "") and c.start > 0:
+            return False      # an integer alone on its line: a page or slide number
         if SETTING_BEFORE_RE.search(text, max(0, c.start - 40), c.start):
             return False      # "at a concurrency of 64": a setting, not a figure
         m = NEXT_WORD_RE.match(text, c.end, c.end + 40)
