@@ -225,3 +225,27 @@ def prices(tmp_path_factory, run_cli) -> str:
 def test_a_price_is_judged_at_its_basis(prices, headline, verdict):
     v = check(headline, prices)
     assert v.verdict == verdict, v.explanation
+
+
+# --- headline wordings of suite 11 --------------------------------------------------------
+
+@pytest.mark.parametrize("spelled, plain", [
+    ("FastGen offers up to double TGI's throughput on Llama 2 13B.",
+     "FastGen offers up to 2x TGI's throughput on Llama 2 13B."),
+    ("The engine delivers triple vLLM's throughput on Qwen2 7B.",
+     "The engine delivers 3x vLLM's throughput on Qwen2 7B."),
+])
+def test_a_spelled_multiple_of_a_rivals_figure_has_the_rival_as_baseline(spelled, plain):
+    a, b = _only(spelled), _only(plain)
+    assert (a.value, a.baseline, a.direction, a.engine) == (b.value, b.baseline, b.direction, b.engine)
+    assert a.baseline is not None and a.engine != a.baseline
+
+
+def test_a_prefill_decode_split_is_a_technique_not_a_phase():
+    c = _only("With a prefill-decode split, SGLang served 980 output tokens per second on Qwen2 7B.")
+    assert (c.technique, c.phase) == ("disaggregated prefill", None)
+
+
+def test_tokens_in_and_out_are_the_runs_lengths():
+    c = _only("The batch of 128 requests took 4.2 seconds on Qwen2 7B (2,048 tokens in, 32 out).")
+    assert (c.value, c.isl, c.osl) == (4.2, 2048, 32)

@@ -299,6 +299,8 @@ class CandidateFinder:
         m = CAP_WORD_RE.match(self.text[hit.end:hit.end + 30])
         if not m or m.group(1).lower() in RATIO_NOUNS:
             return False
+        if self.text.startswith(("'s", "’s"), hit.end + m.end()):
+            return False   # "2x TGI's throughput": a multiple of a rival's figure
         # "5x KV cache memory reduction": the words after the capital end in what changed
         # (a capital with a digit is a device: "8x H100 SXM faster" counts H100s)
         return any(ch.isdigit() for ch in m.group(1)) or \

@@ -39,7 +39,7 @@ _PHRASE_STOP = re.compile(
 _THE_OF = re.compile(r"\s*(?:times\s+)?(?:the|that)\s+(?:[\w/-]+\s+){0,3}?of\s+", re.I)
 # "1.5x vLLM's performance", "3.4 times TGI's goodput": the possessor is the baseline
 _POSSESSOR = re.compile(r"\s*(?:times\s+)?((?=[\w.+-]*[A-Z0-9])[A-Za-z][\w.+-]*(?:[ -][A-Z0-9][\w.+-]*){0,2})(?:'s|’s)\s")
-_MULTIPLE_END = re.compile(r"(?:[x×]|\btimes|\btwice|\bthrice)\s*$", re.I)
+_MULTIPLE_END = re.compile(r"(?:[x×]|\btimes|\btwice|\bthrice|\bdouble|\btriple|\bquadruple)\s*$", re.I)
 _FILLER = re.compile(r"^(?:the|a|an|its|their|our|that\s+of|those\s+of|other|existing|"
                      r"standard|baseline|default|previous|prior|original|popular)\s+", re.I)
 

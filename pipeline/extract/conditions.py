@@ -51,7 +51,9 @@ _USERS_CELL_RE = re.compile(r"(?i)^\W*(\d[\d,]*)\s+(?:concurrent\s+)?(?:users|cl
 _ISL_OSL_RE = Caseless(re.compile(
     r"\b(?:ISL\s*/\s*OSL|input\s*/\s*output(?:\s+lengths?)?)\s*(?:=|:|of)?\s*\(?(?P<i>\d+(?:\.\d+)?[kK]?)\s*/\s*(?P<o>\d+(?:\.\d+)?[kK]?)"
     r"|\bIL\s?(?P<i2>\d+[kK]?)\s*[-/,]\s*OL\s?(?P<o2>\d+[kK]?)"
-    r"|\b(?P<i3>\d+(?:\.\d+)?[kK])\s*/\s*(?P<o3>\d+(?:\.\d+)?[kK])\b",
+    r"|\b(?P<i3>\d+(?:\.\d+)?[kK])\s*/\s*(?P<o3>\d+(?:\.\d+)?[kK])\b"
+    # "(4,096 tokens in, 16 out)"
+    r"|\b(?P<i4>\d[\d,]*[kK]?)\s+tokens?\s+in\s*(?:,|and|/)\s*(?P<o4>\d[\d,]*[kK]?)\s+(?:tokens?\s+)?out\b",
     re.I,
 ))
 # one length alone: "2,048-token prompts", "prompts of 2K tokens", "an input length of 1024",
@@ -217,8 +219,8 @@ def isl_osl(text: str, start: int, end: int, lower: str | None = None) -> tuple[
             i = i if i is not None else _num(m.group("i") or m.group("i2") or m.group("i3") or "")
             o = o if o is not None else _num(m.group("o") or m.group("o2") or m.group("o3") or m.group("o4") or "")
         return i, o
-    i = m.group("i") or m.group("i2") or m.group("i3")
-    o = m.group("o") or m.group("o2") or m.group("o3")
+    i = m.group("i") or m.group("i2") or m.group("i3") or m.group("i4")
+    o = m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")
     return _num(i), _num(o)
 
 
@@ -300,8 +302,8 @@ def agreed_settings(text: str) -> dict:
     pairs = []
     for m in _ISL_OSL_RE.finditer(text, None, 0, len(text)):
         pairs.append((m.start(), m.end()))
-        seen.setdefault("isl", set()).add(_num(m.group("i") or m.group("i2") or m.group("i3")))
-        seen.setdefault("osl", set()).add(_num(m.group("o") or m.group("o2") or m.group("o3")))
+        seen.setdefault("isl", set()).add(_num(m.group("i") or m.group("i2") or m.group("i3") or m.group("i4")))
+        seen.setdefault("osl", set()).add(_num(m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")))
     for m in _ONE_LENGTH_RE.finditer(text, None, 0, len(text)):
         if any(a < m.end() and m.start() < b for a, b in pairs):
             continue    # "ISL/OSL: 1024/256" is one pair, not an OSL of 1024

@@ -186,7 +186,9 @@ _UNIT_KIND_RE = re.compile(r"(?i)-?\s?(?P<kind>input|prompt|prefill|output|gener
 
 # "2,000-token input lengths", "4K-token prompts": the kind written after the count
 _KIND_AFTER_RE = re.compile(r"(?i)[ \t]*(?P<kind>input|prompt|prefill|output|generation|decode)s?\b"
-                            r"(?:[ \t]+(?:lengths?|sequences?|sizes?))?")
+                            r"(?:[ \t]+(?:lengths?|sequences?|sizes?))?"
+                            # "(4,096 tokens in, 16 out)": in and out as the kinds
+                            r"|[ \t]+(?P<io>in)(?=[ \t]*(?:,|/|and\b)[ \t]*\d[\d,]*[kK]?[ \t]+(?:tokens?[ \t]+)?out\b)")
 
 
 def counted_length_setting(unit_text: str, lead: str, others: bool, after: str = "") -> str | None:
@@ -197,7 +199,7 @@ def counted_length_setting(unit_text: str, lead: str, others: bool, after: str =
     m = _UNIT_KIND_RE.match(unit_text) or _KIND_AFTER_RE.match(after)
     if m is None or not others or _STAT_WORD_RE.search(lead) or TOTALLED_RE.search(lead):
         return None
-    return "osl" if m.group("kind").lower() in _OUTPUT_KINDS else "isl"
+    return "osl" if (m.group("kind") or "").lower() in _OUTPUT_KINDS else "isl"
 
 
 # "supports outputs of 80K tokens", "can generate outputs of up to 100K tokens": what a
