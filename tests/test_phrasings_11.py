@@ -249,3 +249,50 @@ def test_a_prefill_decode_split_is_a_technique_not_a_phase():
 def test_tokens_in_and_out_are_the_runs_lengths():
     c = _only("The batch of 128 requests took 4.2 seconds on Qwen2 7B (2,048 tokens in, 32 out).")
     assert (c.value, c.isl, c.osl) == (4.2, 2048, 32)
+
+
+# --- a section's run ----------------------------------------------------------------------
+
+SECTIONS = """# Serving Qwen2 72B with our engine
+
+## Latency run
+Our numbers below use **Batch = 1, ISL = 2K, OSL = 512, num_requests = 20**.
+
+```bash
+# launch the benchmark
+bench --model qwen2-72b --requests 20
+```
+
+### Output
+```
+Request Throughput (req/sec):          0.31
+Total Output Throughput (tok/s):       90.2
+Per User Output Throughput (tok/s):    88.4
+Average request latency (ms):          5810.4
+```
+
+## Throughput run
+Our numbers below use **Batch = 256, ISL = 1K, OSL = 1K**.
+
+### Output
+```
+Request Throughput (req/sec):          14.2
+Total Output Throughput (tok/s):       9120.7
+Per User Output Throughput (tok/s):    35.6
+Average request latency (ms):          28110.9
+```
+"""
+
+
+def test_a_sections_one_run_sets_its_figures_settings():
+    by_value = {c.value: c for c in extract(SECTIONS) if c.family in ("request_throughput", "token_throughput")}
+    latency_run, throughput_run = by_value[0.31], by_value[14.2]
+    assert (latency_run.batch_size, latency_run.isl, latency_run.osl) == (1, 2000, 512)
+    assert by_value[88.4].isl == 2000
+    assert (throughput_run.batch_size, throughput_run.isl, throughput_run.osl) == (256, 1000, 1000)
+
+
+def test_a_section_that_states_two_runs_settles_none():
+    doc = SECTIONS.replace("## Throughput run\n", "")      # one section, two runs stated
+    by_value = {c.value: c for c in extract(doc) if c.family == "request_throughput"}
+    assert by_value[14.2].batch_size is None

@@ -2,6 +2,7 @@
 stands beside or follows, and mentions of one figure share their conditions."""
 from __future__ import annotations
 
+import bisect
 import re
 
 from pipeline.extract.candidates import Cand
@@ -299,6 +300,9 @@ def share_baselines(text: str, claims: list[Claim]) -> None:
 
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*+•▪◦·]|\d{1,2}[.)])\s")
 _NOT_PROSE_RE = re.compile(r"[ \t]*(?:#|\||```|<)")
+_HEADING_LINE_RE = re.compile(r"(?m)^(#{1,6})[ \t]")
+_FENCE_RE = re.compile(r"(?m)^[ \t]*```")
+_ASSIGNED_RE = re.compile(r"\b[A-Za-z_][\w-]*[ \t]*=[ \t]*(\d[\d,]*(?:\.\d+)?[kK]?)\b")
 _BARE_NUMBER_RE = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?[kKMBT]?(?![\w.,]*\w)")
 # a unit that only states settings is short: a sentence, a list item ("- Batch size: 64")
 MAX_SETTING_UNIT = 300
@@ -325,7 +329,8 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
     from pipeline.extract import conditions as cond
 
     prose = [c for c in claims if not c.in_table and _takes_settings(c)]
-    if not prose:
+    unset = [c for c in claims if _takes_settings(c) and _no_settings(c)]
+    if not prose and not unset:
         return
     with_figures = {c.sentence_start for c in claims}
     starts, ends = seg.sent_starts, seg.sent_ends
@@ -372,6 +377,8 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
         taken += [(n.start, n.end) for n in (names_at(s) if names_at else []) if s <= n.start < e]
         if item:
             taken.append((item.start(), item.end()))
+        # a run option written as an assignment ("num_requests = 10") is a setting too
+        taken += [(s + m.start(1), s + m.end(1)) for m in _ASSIGNED_RE.finditer(text[s:e])]
         for m in _BARE_NUMBER_RE.finditer(text, s, e):
             if not any(a <= m.start() < b for a, b in taken):
                 return {}
@@ -395,6 +402,55 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
             for key, val in settings_of(j).items():
                 if getattr(c, key) is None:
                     setattr(c, key, val)
+
+    # A figure with no setting at all takes those its section states once, in a unit of
+    # their own ("### H200 min-latency" / "Our results are based on Batch = 1, ISL = 1K,
+    # OSL = 2K" over a console block of results): the section's run, when the section
+    # states no other (a sweep states several and settles nothing).
+    heads = _headings(text) if unset else []
+    at = [h for h, _ in heads]
+    for c in unset:
+        if not _no_settings(c):
+            continue
+        k = bisect.bisect_right(at, c.start) - 1
+        if k < 0:
+            continue
+        i = seg.sentence_index(c.sentence_start)
+        found: list[dict] = []
+        for _ in range(3):
+            found = [settings_of(j) for j in range(i - 1, max(-1, i - 60), -1)
+                     if starts[j] > at[k] and settings_of(j)]
+            # none in its own section: the section that holds it ("#### Expected Result
+            # Format" under "### H200 min-latency")
+            parent = max((n for n in range(k) if heads[n][1] < heads[k][1]), default=None)
+            if found or parent is None:
+                break
+            k = parent
+        found = [{k: v for k, v in f.items() if k in _WORKLOAD_SETTINGS} for f in found]
+        if found and all(f == found[0] for f in found):
+            for key, val in found[0].items():
+                if getattr(c, key) is None:
+                    setattr(c, key, val)
+
+
+def _headings(text: str) -> list[tuple[int, int]]:
+    """(start, level) of each Markdown heading outside fenced code ("# comment" lines of a
+    shell block are no headings)."""
+    fences = [m.start() for m in _FENCE_RE.finditer(text)]
+    out = []
+    for m in _HEADING_LINE_RE.finditer(text):
+        if bisect.bisect_left(fences, m.start()) % 2 == 0:
+            out.append((m.start(), len(m.group(1))))
+    return out
+
+
+# what a section's one run carries to its figures (its parallelism is the row's or the
+# sentence's: sections compare layouts)
+_WORKLOAD_SETTINGS = frozenset({"batch_size", "concurrency", "isl", "osl"})
+
+
+def _no_settings(c: Claim) -> bool:
+    return c.batch_size is None and c.concurrency is None and c.isl is None and c.osl is None
 
 
 def settings_from_table_mentions(claims: list[Claim]) -> None:
