@@ -296,3 +296,50 @@ def test_a_section_that_states_two_runs_settles_none():
     doc = SECTIONS.replace("## Throughput run\n", "")      # one section, two runs stated
     by_value = {c.value: c for c in extract(doc) if c.family == "request_throughput"}
     assert by_value[14.2].batch_size is None
+
+
+# --- subjects declared by key ---------------------------------------------------------------
+
+DECLARED = """## Backend: vllm
+### Model: acme/acme-chat-4096-llama2-13b
+### Number of GPUs: 1
+| bits | gpus | generation speed [tokens/sec] |
+|---:|:---|---:|
+| 16 | 1 x A100 | 41.9 |
+| 8 | 1 x A100 | 30.1 |
+### Number of GPUs: 2
+| bits | gpus | generation speed [tokens/sec] |
+|---:|:---|---:|
+| 16 | 2 x A100 | 39.4 |
+### Model: acme/acme-chat-4096-llama2-70b
+### Number of GPUs: 1
+| bits | gpus | generation speed [tokens/sec] |
+|---:|:---|---:|
+| 16 | 1 x A100 | 12.2 |
+"""
+
+
+def test_a_model_declared_by_key_is_the_model_of_the_tables_below():
+    by_value = {c.value: c for c in extract(DECLARED)}
+    assert by_value[41.9].model == by_value[39.4].model == "acme/acme-chat-4096-llama2-13b"
+    assert by_value[12.2].model == "acme/acme-chat-4096-llama2-70b"
+    assert by_value[41.9].engine == "vLLM"
+    # the numbers inside the declared name are no figures
+    assert not [c for c in extract(DECLARED) if c.value in (4096, 13e9, 70e9)]
+
+
+def test_a_model_declared_in_a_sections_lead_reaches_its_sub_sections_tables():
+    doc = ("## Fine-tuning memory\n\nWe measured the optimizers' memory.\n\n"
+           "**Model:** [acme/Orca-Mini-3B](https://example.com/orca) (full fine-tuning, fp32)\n\n"
+           "### One A100 80GB\n\n| Optimizer | Peak GPU Memory |\n|---|---|\n"
+           "| AdamW | 11609.8 MB |\n| AdamW 8-bit | 7135.6 MB |\n")
+    c = next(c for c in extract(doc) if c.family == "memory" and c.in_table)
+    assert c.model == "acme/Orca-Mini-3B"
+
+
+def test_prose_in_a_parent_section_names_no_tables_model():
+    doc = ("# Serving Kimi K2 on 128 GPUs\n\n## Results\n\nWe reuse the setup of our earlier "
+           "DeepSeek-R1 post.\n\n### Cluster\n\n| Metric | Value |\n|---|---|\n"
+           "| Decode throughput | 384k tokens/sec |\n| Prefill throughput | 896k tokens/sec |\n")
+    models = {c.model for c in extract(doc) if c.family == "token_throughput"}
+    assert "DeepSeek-R1" not in models

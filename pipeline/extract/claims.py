@@ -133,7 +133,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.families_in: dict[int, set[str]] = {}  # sentence start -> their families
         self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
         self._bars: dict[int, str] = {}       # where thresholds and set values end -> family ("an SLO of 0.4 s and 0.04 s")
-        self._heading_starts = [s for s, _ in HEADINGS.spans(self.text)]
+        heads = list(HEADINGS.spans(self.text))
+        self._heading_starts = [s for s, _ in heads]
+        self._heading_levels = [e - s - 1 for s, e in heads]
         self._one_cache: dict[int, int] = {}
         self._sole: dict | None = None
         self.typer = HeaderTyper(vocab, self._header_unit)

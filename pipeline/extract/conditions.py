@@ -64,6 +64,8 @@ _NOT_RATE = (r"(?![^.;,\n]{0,40}?(?:\bper\s+(?:second|sec|s)\b|/\s*s(?:ec)?\b|\b
              r"\bthroughput))")
 _ONE_LENGTH_RE = Caseless(re.compile(
     rf"\b(?P<i>{_NUMTXT})[\s-]tokens?\s+(?:input\s+)?(?:prompts?|inputs?|input\s+sequences?|contexts?)\b"
+    # "an 8K prompt", "32K prompts": a length in thousands needs no "tokens"
+    rf"|\b(?P<i4>\d+(?:\.\d+)?[kK])[\s-]prompts?\b"
     rf"|\b(?:ISL|input\s+(?:sequence\s+)?(?:lengths?|len)|prompt\s+lengths?|prompts\s+of)\s*(?:=|:|of)?\s*(?P<i2>{_NUMTXT})"
     rf"|\b(?P<o>{_NUMTXT})[\s-]tokens?\s+(?:outputs?|completions?|responses?|generations?|answers?)\b"
     rf"|\b(?:OSL|output\s+(?:sequence\s+)?(?:lengths?|len)|(?:outputs|completions|responses)\s+of)\s*(?:=|:|of)?\s*(?P<o2>{_NUMTXT})"
@@ -73,7 +75,7 @@ _ONE_LENGTH_RE = Caseless(re.compile(
     rf"|\b(?P<o3>{_NUMTXT})\s+(?:output|generated|completion)\s+tokens?\b{_NOT_RATE}",
     re.I,
 ))
-_LENGTH_CUES = ("token", "len", "isl", "osl", "prompts of", "outputs of")
+_LENGTH_CUES = ("token", "len", "isl", "osl", "prompts of", "outputs of", "prompt")
 _PRICE_AT_RE = re.compile(r"\bat\s+(?:[\w'’]+\s+){0,3}?(?P<b>[\w-]+(?:\s+[\w-]+)?\s+prices?)\b", re.I)
 _PARAM_SIZE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BT])\b")
 
@@ -216,7 +218,7 @@ def isl_osl(text: str, start: int, end: int, lower: str | None = None) -> tuple[
             return None, None
         i = o = None
         for m in _ONE_LENGTH_RE.finditer(text, lower, start, end):
-            i = i if i is not None else _num(m.group("i") or m.group("i2") or m.group("i3") or "")
+            i = i if i is not None else _num(m.group("i") or m.group("i2") or m.group("i3") or m.group("i4") or "")
             o = o if o is not None else _num(m.group("o") or m.group("o2") or m.group("o3") or m.group("o4") or "")
         return i, o
     i = m.group("i") or m.group("i2") or m.group("i3") or m.group("i4")
@@ -307,7 +309,7 @@ def agreed_settings(text: str) -> dict:
     for m in _ONE_LENGTH_RE.finditer(text, None, 0, len(text)):
         if any(a < m.end() and m.start() < b for a, b in pairs):
             continue    # "ISL/OSL: 1024/256" is one pair, not an OSL of 1024
-        i = m.group("i") or m.group("i2") or m.group("i3")
+        i = m.group("i") or m.group("i2") or m.group("i3") or m.group("i4")
         o = m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")
         if i:
             seen.setdefault("isl", set()).add(_num(i))

@@ -320,8 +320,35 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
         for kind, pat, name in fallback:
             for m in pat.finditer(text, start, end):
                 out.append(Span(m.start(), m.end(), kind, name))
-    if fallback:
+    declared = declared_names(text, start, end, out) if ":" in text[start:end] else []
+    out += declared
+    if fallback or declared:
         out.sort(key=lambda s: (s.start, -s.end))
+    return out
+
+
+# "### Model: h2oai/h2ogpt-4096-llama2-7b-chat", "## Backend: transformers", "- Engine: X":
+# a line that declares the model or engine by its key names it, even one the vocabularies
+# do not know (its numbers are then inside a name, not figures)
+_DECLARED_RE = re.compile(
+    r"(?im)^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+)?(?:\*\*)?(?P<key>model|backend|engine|inference[ \t]+engine|framework)"
+    r"(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*(?:\[(?P<vl>[A-Za-z][\w./+-]*[\w+])\]\([^)\s]*\)|(?P<v>[A-Za-z][\w./+-]*[\w+]))"
+    # a bold close, a note in brackets: "**Model:** [Qwen/Qwen3-0.6B](https://…) (fp32)"
+    r"[ \t]*(?:\*\*)?[ \t]*(?:\([^()\n]*\))?[ \t]*$")
+_DECLARED_KIND = {"model": "model", "backend": "engine", "engine": "engine", "framework": "engine"}
+
+
+def declared_names(text: str, start: int, end: int, found: list[Span] = ()) -> list[Span]:
+    """The models and engines ``text[start:end]`` declares by key ("Model: X"), except
+    where ``found`` already holds a name there."""
+    out = []
+    for m in _DECLARED_RE.finditer(text, start, end):
+        g = "vl" if m.group("vl") else "v"
+        vs, ve = m.span(g)
+        if any(s.start < ve and vs < s.end for s in found):
+            continue     # a name the vocabularies know: read as such
+        kind = _DECLARED_KIND.get(m.group("key").lower(), "engine")
+        out.append(Span(vs, ve, kind, m.group(g)))
     return out
 
 

@@ -6,7 +6,7 @@ import bisect
 
 from pipeline.extract import conditions as cond
 from pipeline.extract.candidates import Cand
-from pipeline.extract.masks import find_names, Span
+from pipeline.extract.masks import declared_names, find_names, Span
 from pipeline.extract.patterns import BASELINE_RE, CAMEL_RE, FIRST_HEADING_RE, OWNS_FIGURE_RE, RIVAL_BEFORE_RE, SECTION_REACH, SOURCE_AFTER_RE
 
 # a document names one engine in at least this many mentions, and this share of all, to be
@@ -214,6 +214,38 @@ class SubjectFinder:
             }
         return hit
 
+    def _table_section_model(self, table: Table):
+        """The one model the nearest heading above a table names, looking back over its
+        sibling headings up to its parent ("### Model: X" over "### Number of GPUs: 2"
+        over the table); prose in those sections is not read (it names rivals too)."""
+        key = ("section model", id(table))
+        if key not in self._row_cache:
+            self._row_cache[key] = self._heading_model(getattr(table, "start", None) or 0)
+        return self._row_cache[key]
+
+    def _heading_model(self, pos: int):
+        """Walking back from ``pos`` over the headings above it (siblings, then the
+        parent): the one model a heading names, or the last one a section declares by key
+        ("**Model:** [Qwen/Qwen3-0.6B](…)")."""
+        i = bisect.bisect_right(self._heading_starts, pos) - 1
+        if i < 0:
+            return None
+        level, end = self._heading_levels[i], pos
+        while i >= 0:
+            start = self._heading_starts[i]
+            line_end = self.text.find("\n", start, end)
+            line = self.text[start:line_end if line_end >= 0 else end]
+            models = {self.v.canonical_model(n.name) for n in self._names_of(line) if n.kind == "model"}
+            if len(models) == 1:
+                return models.pop()
+            said = [n for n in declared_names(self.text, start, end) if n.kind == "model"]
+            if said:
+                return self.v.canonical_model(said[-1].name)
+            if models or self._heading_levels[i] < level:
+                return None    # two models, or the parent section passed: none of them
+            i, end = i - 1, start
+        return None
+
     def _names_of(self, text: str) -> list[Span]:
         """``find_names`` of a short probe (a row, a header, a caption), kept per text: a
         row's cells ask about the same row text once per column."""
@@ -247,7 +279,10 @@ class SubjectFinder:
         model = next((n.name for n in self._names_of(row_text) if n.kind == "model"), None)
         model = model or next((n.name for n in names if n.kind == "model"), None)
         ctx = self._context_subject(table)
-        model = v.canonical_model(model) if model else (ctx["model"] or self.title_subject["model"])
+        # else the heading and paragraph before the table, then its section's (a "### Model:
+        # X" heading over "### Number of GPUs: 2"), then the document's one model
+        model = v.canonical_model(model) if model else (
+            ctx["model"] or self._table_section_model(table) or self.title_subject["model"])
         # hardware: the most specific place that names one wins: the cell's column header
         # ("| H100 | MI300X |"), the row's section, the row itself, the caption, the
         # heading and paragraph before the table, the title
