@@ -343,3 +343,11 @@ def test_prose_in_a_parent_section_names_no_tables_model():
            "| Decode throughput | 384k tokens/sec |\n| Prefill throughput | 896k tokens/sec |\n")
     models = {c.model for c in extract(doc) if c.family == "token_throughput"}
     assert "DeepSeek-R1" not in models
+
+
+def test_a_precision_after_a_space_ends_the_model_name():
+    table = ("<summary>Qwen 2.5 3B Instruct</summary>\n\n| | Batch Size | Throughput (tokens/s) |\n"
+             "|---|---|---|\n| FP16 | 1 | 25.66 |\n| NF4 | 1 | 16.45 |\n| INT8 | 8 | 87.01 |\n")
+    by_value = {c.value: c for c in extract(table)}
+    assert {c.model for c in by_value.values()} == {"Qwen 2.5 3B Instruct"}
+    assert (by_value[25.66].dtype, by_value[16.45].dtype, by_value[87.01].dtype) == ("FP16", "NF4", "INT8")

@@ -84,7 +84,8 @@ def _model_pattern(vocab: Vocab) -> str:
         r"(?:[-_.]?(?:\d+(?:\.\d+)*[A-Za-z]*|[A-Za-z]+\d(?:\w|\.(?=\w))*|[A-Z][a-zA-Z]+|[A-Z](?![a-z])|\d+x\d+[bB])"
         # a size in billions stays in the name even before "tokens": "the first Llama 2 70B
         # token", "Llama 3.1 8B tokens"
-        r"|[ \t](?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[Bb]\b(?![,.]\d)(?!\s*(?:%|x\b|times|tok/|tokens?\s*(?:/|per\b)))"
+        # (never a precision after a space: "Qwen 2.5 3B Instruct FP16" is the model at FP16)
+        r"|[ \t](?!(?:FP|BF|INT|UINT|NF|MXFP|NVFP)\d)(?:\d+x\d+[bB]\b|\d+(?:\.\d+)?[Bb]\b(?![,.]\d)(?!\s*(?:%|x\b|times|tok/|tokens?\s*(?:/|per\b)))"
         r"|\d+(?:\.\d+)?M?\b(?![,.]\d)(?!\s*(?:%|x\b|times|tokens?|tok|ms|GB|TB|TPS|tps|req))"
         # nor into the first end of a range of figures: "DeepSeek 2.5 to 3.4 times faster"
         r"(?!\s*(?:to|-|–|and)\s*\d+(?:\.\d+)?\s*(?:%|x\b|×|times))"
