@@ -351,3 +351,28 @@ def test_a_precision_after_a_space_ends_the_model_name():
     by_value = {c.value: c for c in extract(table)}
     assert {c.model for c in by_value.values()} == {"Qwen 2.5 3B Instruct"}
     assert (by_value[25.66].dtype, by_value[16.45].dtype, by_value[87.01].dtype) == ("FP16", "NF4", "INT8")
+
+
+# --- precision sample 10 ------------------------------------------------------------------
+
+def test_an_argument_of_a_function_written_out_is_working():
+    claims = extract("Goodput = min(4.2 x 3, 12) = 12 reqs/s / 4 GPUs = 3 reqs/s per GPU.")
+    assert [c for c in claims if c.value == 12] == []
+
+
+@pytest.mark.parametrize("text", [
+    "Code and math samples make up around 45% of all the data.",
+    "About 30% of the pre-training corpus is multilingual text.",
+])
+def test_a_share_of_a_training_set_is_no_performance_figure(text):
+    assert extract(text) == []
+
+
+def test_a_sideways_row_of_output_lengths_holds_settings():
+    table = ("| Prompt | 1K | 4K |\n|---|---|---|\n| Output length | 300tokens | 300tokens |\n"
+             "| Prefill token/s | 105 | 88 |\n")
+    assert [c for c in extract(table) if c.family == "tokens"] == []
+    # a row label that is no workload setting keeps its figures ("seed mean" is a statistic)
+    table2 = ("| metric | offload | kvcached |\n|---|---|---|\n| seed mean | 122 ms | 140 ms |\n"
+              "| seed p99 | 210 ms | 260 ms |\n")
+    assert len(extract(table2)) == 4

@@ -27,6 +27,10 @@ from pipeline.extract.units import (
 from pipeline.vocab.loader import UnitEntry
 
 
+# the settings a sideways row of a table may hold instead of figures
+_WORKLOAD_FIELDS = frozenset({"isl", "osl", "batch_size", "concurrency", "offered_load"})
+
+
 @dataclass(slots=True)
 class Cand:
     num: Number
@@ -329,10 +333,13 @@ class CandidateFinder:
     def _cell_may_be_figure(self, c: Cand, cell) -> bool:
         """A cell with its own unit is a figure unless its column holds settings,
         identifiers or quality scores, or it is the "1x" baseline of a ratio column."""
-        table, _, cl = cell
+        table, row, cl = cell
         col = cell_column(table, cl.col, self.typer)
         if col.kind in ("setting", "ident", "quality"):
             return False
+        if cl.col > 0 and row.cells and row.cells[0].col == 0 and \
+                self.typer.column(clean(row.cells[0].text)).field in _WORKLOAD_FIELDS:
+            return False   # "| Output length | 300tokens |": a row of a run's settings, sideways
         # a matrix of quality scores: the corner header says what every cell is
         if col.kind == "label" and cl.col > 0 and self.typer.column(table.column_header(0)).kind == "quality":
             return False

@@ -539,10 +539,17 @@ _EQUATION_RE = re.compile(
     r"|(?:=|≈)[ \t]*" + _FACTOR + r"(?:[*×÷][ \t]*" + _FACTOR + r")+")
 
 
+_CALL_RE = re.compile(r"\b(?:min|max|sum|avg|mean|round|ceil|floor)\s*\(\s*$", re.I)
+
+
 def in_equation(text: str, start: int, end: int) -> bool:
     """Is the number at ``text[start:end]`` an operand or the result of arithmetic written
-    out with an equals sign ("2*100=200")?"""
+    out with an equals sign ("2*100=200"), or an argument of a function written out
+    ("min(5.6 x 2, 10)")?"""
     lo, hi = max(0, start - 50), min(len(text), end + 50)
+    paren = text.rfind("(", lo, start)
+    if paren >= 0 and ")" not in text[paren:start] and _CALL_RE.search(text, max(0, paren - 8), paren + 1):
+        return True
     if "=" not in text[lo:hi] and "≈" not in text[lo:hi]:
         return False
     return any(m.start() <= start and end <= m.end() for m in _EQUATION_RE.finditer(text, lo, hi))
