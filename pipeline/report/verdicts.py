@@ -20,14 +20,26 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections import defaultdict
 
+import numpy as np      # (matplotlib's, which the report's charts need anyway)
+
 from pipeline.gcpause import freeze
-from pipeline.checker import COUNT_FAMILIES, Checker, Verdict
+from pipeline.checker import COUNT_FAMILIES, MISMATCH_MIN_VALUE, Checker, Verdict
 from pipeline.derived_check import judge_with_derived
 from pipeline.judged import Judged, judge_many
 from pipeline.model import Claim
 from pipeline.record import Record
 
 PARALLEL_FROM = 40        # fewer figures than this: checked in this process
+
+
+def _floats(xs) -> np.ndarray:
+    """Floats in an array, NaN for None (a figure with no number: always a candidate)."""
+    return np.array([np.nan if x is None else x for x in xs], dtype=float).reshape(-1)
+
+
+def _top(w: tuple) -> float | None:
+    """The top of a figure's rounding and generous intervals (``consistency.bounds``)."""
+    return None if w[2] is None or w[4] is None else max(w[2], w[4])
 
 
 class IndexedChecker(Checker):
@@ -39,15 +51,46 @@ class IndexedChecker(Checker):
         for p in self.primaries:
             idx[(p.family, self.facts(p).unit)].append(p)
         self._by_key = dict(idx)
-        # _cross_family reads only primary figures of the count families
+        # _cross_family reads only primary figures of the count families, and of those only
+        # the ones whose number can be the claim's: their intervals, in one array each
         self._counts = [p for p in self.primaries if p.family in COUNT_FAMILIES]
+        self._count_family = np.array([p.family for p in self._counts], dtype=object)
+        w = [self.facts(p).witness for p in self._counts]
+        self._count_lo = _floats(x[1] for x in w)
+        self._count_hi = _floats(_top(x) for x in w)
+        self._count_value = _floats(p.value for p in self._counts)
 
     def _candidates(self, f: Claim) -> list[Claim]:
         return list(self._by_key.get((f.family, self.facts(f).unit), ()))
 
+    def _same_number_candidates(self, f: Claim) -> list[Claim]:
+        """The count-family primary figures of another family than ``f``'s that may state
+        ``f``'s number (``checker._same_number``), in ``primaries`` order: a figure whose
+        rounding intervals lie apart from ``f``'s by more than a millionth, and whose
+        number is not ``f``'s, cannot (``consistency.consistent_bounds`` meets the two
+        figures' intervals, widened by a billionth); a figure with an unbounded interval
+        stays in. ``_same_number`` itself is then asked of each."""
+        fw = self.facts(f).witness
+        lo, hi = fw[1], _top(fw)
+        if lo is None or hi is None or f.value is None \
+                or not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(f.value)):
+            return [p for p in self._counts if p.family != f.family]
+        plo, phi, pv = self._count_lo, self._count_hi, self._count_value
+        with np.errstate(invalid="ignore", over="ignore"):
+            slack = 1e-6 * np.maximum.reduce([np.ones_like(plo), np.abs(plo), np.abs(phi),
+                                              np.full_like(plo, abs(lo)),
+                                              np.full_like(plo, abs(hi))])
+            near = ((plo <= hi + slack) & (phi >= lo - slack)) | (np.abs(pv - f.value) <= slack)
+            near |= ~(np.isfinite(plo) & np.isfinite(phi) & np.isfinite(pv))
+        near &= self._count_family != f.family
+        counts = self._counts
+        return [counts[i] for i in np.flatnonzero(near)]
+
     def _cross_family(self, f: Claim):
         saved = self.primaries
         self.primaries = self._counts
+        if f.family in COUNT_FAMILIES and abs(f.value) >= MISMATCH_MIN_VALUE:
+            self.primaries = self._same_number_candidates(f)
         try:
             return super()._cross_family(f)
         finally:
