@@ -21,6 +21,7 @@ runs made back to back.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gc
 import os
@@ -61,7 +62,11 @@ def main() -> None:
     from pipeline.checker import judge_stored
     from pipeline.gcpause import freeze
     from pipeline.record import Record
-    from pipeline.report.verdicts import IndexedChecker, fewer_collections
+    from pipeline.report.verdicts import IndexedChecker
+    try:
+        from pipeline.report.verdicts import fewer_collections
+    except ImportError:     # an older version of the code: its workers kept the defaults
+        fewer_collections = contextlib.nullcontext
     from pipeline.serve.around import trace_of
     from pipeline.serve.checking import KeptAnswers, LoadedChecks
     from pipeline.store import Store
