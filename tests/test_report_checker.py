@@ -58,3 +58,49 @@ def test_fewer_collections_raises_the_threshold_and_puts_it_back():
         inside = gc.get_threshold()
     assert inside[0] == max(was[0], CHECK_GC_THRESHOLD) and inside[1:] == was[1:]
     assert gc.get_threshold() == was
+
+
+def test_work_lists_keep_groups_whole_and_every_claim_is_taken_once(real_warehouse):
+    """Each (family, unit) group of claims goes whole to one list, the largest first; the
+    processes then take every claim exactly once: their own list's from the head, then the
+    rest of the others' from the end."""
+    import multiprocessing as mp
+
+    from pipeline.report import verdicts
+
+    record = open_record(str(real_warehouse.db))
+    chk = IndexedChecker(record)
+    claims = sorted((c for c in record.claims.values() if record.active(c)), key=lambda c: c.id)
+    lists = verdicts.work_lists(chk, claims, 2)
+    assert sorted(k for lst in lists for k in lst) == sorted(c.id for c in claims)
+    assert all(lists)
+    group = {c.id: (c.family, chk.facts(c).unit) for c in claims}
+    assert not {group[k] for k in lists[0]} & {group[k] for k in lists[1]}
+    state = mp.get_context("fork").Array("i", [x for lst in lists for x in (0, len(lst))])
+    verdicts._SHARED.update(lists=lists, state=state)
+    try:
+        first = [verdicts._take(0) for _ in range(len(lists[0]))]
+        assert first == lists[0]                           # its own list, in order
+        stolen = verdicts._take(0)
+        assert stolen == lists[1][-1]                      # then the other's last claim
+        rest = [verdicts._take(1) for _ in range(len(lists[1]) - 1)]
+        assert rest == lists[1][:-1] and verdicts._take(1) is None and verdicts._take(0) is None
+    finally:
+        verdicts._SHARED.clear()
+
+
+def test_checks_in_two_processes_answer_as_in_one(real_warehouse, monkeypatch, tmp_path):
+    """``judge_all`` over two forked processes (each on its work list, then on the rest)
+    gives every claim the verdict one process gives."""
+    from pipeline.judged import Judged
+    from pipeline.report import verdicts
+
+    record = open_record(str(real_warehouse.db))
+    claims = sorted((c for c in record.claims.values() if record.active(c)),
+                    key=lambda c: c.id)[::5]
+    assert len({(c.family, c.unit) for c in claims}) > 3
+    monkeypatch.setattr(verdicts, "PARALLEL_FROM", 1)
+    one = verdicts.judge_all(record, claims, 1, Judged(None))
+    two = verdicts.judge_all(record, claims, 2, Judged(None))
+    assert list(two) == [c.id for c in claims]
+    assert {k: v.to_dict() for k, v in two.items()} == {k: v.to_dict() for k, v in one.items()}

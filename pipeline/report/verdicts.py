@@ -10,7 +10,10 @@ verdict:
   every primary figure per claim (what ``SqlChecker`` overrides for the warehouse, here
   for a loaded record);
 * above ``PARALLEL_FROM`` figures, the checks run in ``workers`` forked processes that
-  share the loaded record copy-on-write; each returns its verdicts by claim id;
+  share the loaded record copy-on-write, each on its own list of whole groups of claims
+  (``work_lists``: what a process works out of a primary figure is then worked out in one
+  process, not in each), then on what the others have left; each returns its verdicts by
+  claim id;
 * a verdict worked out once for the warehouse's state (a report before, a trace, a page of
   `claims serve`) is taken from ``pipeline.judged`` rather than worked out again, and the
   new ones are kept there.
@@ -126,12 +129,57 @@ class IndexedChecker(Checker):
             self.primaries = saved
 
 
-_SHARED: dict = {}        # the record and checker a forked worker inherits
+_SHARED: dict = {}        # the record, checker and work lists a forked worker inherits
 
 
-def _judge_chunk(ids: list[str]) -> list[tuple[str, Verdict]]:
+def work_lists(checker: IndexedChecker, claims: list[Claim], workers: int) -> list[list[str]]:
+    """The claim ids each of ``workers`` processes starts on: the claims grouped by the
+    primary figures they are compared with (their family and unit, ``_candidates``), each
+    group whole to one process, the largest first to the least loaded (a group's cost
+    taken as its claims times its candidates). A process works out what it reads of a
+    primary figure (its facts' lead-in, cause text, phase, configuration: ~1 s for this
+    warehouse's families) once per process, so a group checked in one process is worked out
+    once, not in each; the largest groups come first in a list, so what another process
+    takes from its end when it runs out (``_take``) is the smaller groups."""
+    groups: dict[tuple, list[str]] = defaultdict(list)
+    size: dict[tuple, int] = {}
+    for c in claims:
+        key = (c.family, checker.facts(c).unit)
+        groups[key].append(c.id)
+        size[key] = len(checker._by_key.get(key, ())) + 1
+    lists: list[list[str]] = [[] for _ in range(workers)]
+    load = [0] * workers
+    for key in sorted(groups, key=lambda k: (-len(groups[k]) * size[k], k)):
+        i = min(range(workers), key=lambda j: (load[j], j))
+        lists[i] += groups[key]
+        load[i] += len(groups[key]) * size[key]
+    return lists
+
+
+def _take(slot: int) -> str | None:
+    """The next claim for the process on list ``slot``: the head of its own list, else
+    the last claim of the list with the most left (one claim at a time: a figure costs
+    1 ms to 1 s, and the estimate of a group's cost is rough); None when all are taken."""
+    lists, state = _SHARED["lists"], _SHARED["state"]     # state: (next, end) per list
+    with state.get_lock():
+        at, end = state[2 * slot], state[2 * slot + 1]
+        if at < end:
+            state[2 * slot] = at + 1
+            return lists[slot][at]
+        left = [(state[2 * j + 1] - state[2 * j], j) for j in range(len(lists))]
+        n, j = max(left)
+        if n <= 0:
+            return None
+        state[2 * j + 1] -= 1
+        return lists[j][state[2 * j + 1]]
+
+
+def _judge_list(slot: int) -> list[tuple[str, Verdict]]:
     record, checker = _SHARED["record"], _SHARED["checker"]
-    return [(k, judge_with_derived(checker, record.claims[k])) for k in ids]
+    out = []
+    while (k := _take(slot)) is not None:
+        out.append((k, judge_with_derived(checker, record.claims[k])))
+    return out
 
 
 class Judging:
@@ -152,13 +200,13 @@ class Judging:
         self._pool = self._async = None
         if workers > 1 and len(self.todo) >= PARALLEL_FROM \
                 and "fork" in mp.get_all_start_methods():
-            _SHARED.update(record=record, checker=self.checker)
-            # one figure at a time, to whichever process is free: a figure costs 1 ms to
-            # 1 s (its family's size), and fixed chunks left one process idle for the last
-            # ~10% of the checks (a tenth of a millisecond a figure to hand out)
-            self._pool = mp.get_context("fork").Pool(workers, initializer=_check_worker)
-            self._async = self._pool.map_async(_judge_chunk, [[k] for k in self.todo],
-                                               chunksize=1)
+            ctx = mp.get_context("fork")
+            lists = work_lists(self.checker, [record.claims[k] for k in self.todo], workers)
+            state = ctx.Array("i", [x for lst in lists for x in (0, len(lst))])
+            _SHARED.update(record=record, checker=self.checker, lists=lists, state=state)
+            # each process on its own list, then on what is left of the others'
+            self._pool = ctx.Pool(workers, initializer=_check_worker)
+            self._async = self._pool.map_async(_judge_list, range(workers), chunksize=1)
 
     def result(self) -> dict[str, Verdict]:
         """Verdict of each claim (``judge_with_derived``), by claim id, in the claims' order."""
