@@ -75,7 +75,9 @@ def _top(w: tuple) -> float | None:
 
 
 class IndexedChecker(Checker):
-    """``Checker`` whose candidate lists come from an index (same lists, same order)."""
+    """``Checker`` whose candidate lists come from an index (same lists, same order), and
+    whose cross-family test (``_cross_family``) is asked only of the count figures that
+    may state the claim's number (``_same_number_candidates``)."""
 
     def __init__(self, record: Record) -> None:
         super().__init__(record)
