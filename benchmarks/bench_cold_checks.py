@@ -4,7 +4,10 @@
     python benchmarks/bench_cold_checks.py WAREHOUSE [--traces 30] [--out FILE] [--profile FILE]
 
 * every figure outside primary documents judged as `claims report` judges it
-  (``judge_stored`` over an ``IndexedChecker``, one process): CPU seconds;
+  (``judge_stored`` over an ``IndexedChecker``, one process, the record and checker out of
+  the collector's walks and its threshold as the report's check workers have them:
+  ``gcpause.freeze``, ``verdicts.fewer_collections``): CPU seconds, and how much of them
+  the cyclic garbage collector took;
 * `claims serve`'s path: ``LoadedChecks`` preloaded, then the first check of each of
   bench_serve.py's headlines and the trace of ``--traces`` secondary figures (a fixed
   random sample): CPU ms each;
@@ -18,7 +21,9 @@ runs made back to back.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
+import gc
 import os
 import random
 import sys
@@ -31,6 +36,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_serve import HEADLINES  # noqa: E402
 
 
+class _Collections:
+    """CPU seconds the cyclic garbage collector takes (a ``gc.callbacks`` entry)."""
+
+    def __init__(self) -> None:
+        self.cpu, self.n, self._t = 0.0, 0, 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._t = time.process_time()
+        else:
+            self.cpu += time.process_time() - self._t
+            self.n += 1
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("db", help="the warehouse (e.g. bench_report.py's w1060.duckdb)")
@@ -41,8 +60,13 @@ def main() -> None:
 
     from pipeline.check import check, format_verdict
     from pipeline.checker import judge_stored
+    from pipeline.gcpause import freeze
     from pipeline.record import Record
     from pipeline.report.verdicts import IndexedChecker
+    try:
+        from pipeline.report.verdicts import fewer_collections
+    except ImportError:     # an older version of the code: its workers kept the defaults
+        fewer_collections = contextlib.nullcontext
     from pipeline.serve.around import trace_of
     from pipeline.serve.checking import KeptAnswers, LoadedChecks
     from pipeline.store import Store
@@ -56,15 +80,21 @@ def main() -> None:
                  for c in sorted((c for c in rec.claims.values() if c.doc_id == d.id),
                                  key=lambda c: c.start) if rec.active(c)]
     checker = IndexedChecker(rec)
+    freeze()            # as report.verdicts.Judging does before its workers fork
     prof = cProfile.Profile() if args.profile else None
+    collected = _Collections()
+    gc.callbacks.append(collected)
     t = time.process_time()
     if prof:
         prof.enable()
-    verdicts = [judge_stored(checker, c) for c in secondary]
+    with fewer_collections():       # as in the report's check workers
+        verdicts = [judge_stored(checker, c) for c in secondary]
     if prof:
         prof.disable()
         prof.dump_stats(str(args.profile))
-    print(f"report's checks: {len(secondary)} figures, {time.process_time() - t:.1f} CPU-s")
+    gc.callbacks.remove(collected)
+    print(f"report's checks: {len(secondary)} figures, {time.process_time() - t:.2f} CPU-s "
+          f"(the collector: {collected.cpu:.2f} s in {collected.n} collections)")
     texts += [c.id + "\n" + format_verdict(v) for c, v in zip(secondary, verdicts)]
     del rec, checker, verdicts
 

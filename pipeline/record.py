@@ -203,7 +203,8 @@ class Record:
     def add_row(self, row: tuple) -> Claim:
         """A row of ``CLAIM_COLUMNS + FACT_COLUMNS`` as a claim of the record, its facts kept."""
         n = len(CLAIM_COLUMNS)
-        c = Claim(**dict(zip(CLAIM_COLUMNS, row[:n])))
+        # (CLAIM_COLUMNS are Claim's fields in their order: positional, no dict per row)
+        c = Claim(*row[:n])
         c.findings = list(c.findings or [])
         self.claims[c.id] = c
         self.stored_facts[c.id] = ClaimFacts(*row[n:])
