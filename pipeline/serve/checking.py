@@ -24,35 +24,23 @@ family, ``_cross_family`` the count families, ``params_of`` the parameters claim
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 
 from pipeline.check_sql import LOAD_BELOW
 from pipeline.gcpause import freeze
-from pipeline.checker import (ACHIEVED_FAMILIES, Checker, Query, Verdict, check_loaded,
+from pipeline.checker import (ACHIEVED_FAMILIES, Query, Verdict, check_loaded,
                               loaded_families)
 from pipeline.link.keys import COMPARED_FAMILIES
 from pipeline.model import Claim
 from pipeline.record import Record
+# the report's checker: candidates from an index by (family, unit), one class for both
+from pipeline.report.verdicts import IndexedChecker
 from pipeline.store import Store
 
 MAX_KEPT_CLAIMS = 20_000
 MAX_KEPT_ANSWERS = 256       # answers of the SQL checker's queries kept (KeptAnswers)
 MAX_ANSWER_ROWS = 1000       # an answer with more rows is not kept
 MAX_KEPT_HEADLINES = 256     # check box answers kept (KeptHeadlines)
-
-
-class IndexedChecker(Checker):
-    """``Checker`` whose candidates are looked up by (family, unit) instead of found by a
-    walk of every primary figure: the same figures, in the same (publication) order."""
-
-    def __init__(self, record: Record) -> None:
-        super().__init__(record)
-        self._by_unit: dict[tuple[str, str], list[Claim]] = defaultdict(list)
-        for p in self.primaries:
-            self._by_unit[(p.family, self.facts(p).unit)].append(p)
-
-    def _candidates(self, f: Claim) -> list[Claim]:
-        return list(self._by_unit.get((f.family, self.facts(f).unit), ()))
 
 
 class LoadedChecks:
