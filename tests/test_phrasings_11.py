@@ -376,3 +376,24 @@ def test_a_sideways_row_of_output_lengths_holds_settings():
     table2 = ("| metric | offload | kvcached |\n|---|---|---|\n| seed mean | 122 ms | 140 ms |\n"
               "| seed p99 | 210 ms | 260 ms |\n")
     assert len(extract(table2)) == 4
+
+
+def test_a_figure_completing_by_takes_its_verb_and_noun():
+    claims = sorted(extract("Our method can reduce the latency by up to 2x and boost throughput "
+                            "by up to 2.5x."), key=lambda c: c.start)
+    assert [(c.direction, c.measures) for c in claims] == [("down", "latency"), ("up", "throughput")]
+
+
+@pytest.mark.parametrize("text", [
+    "The newer GPUs have similar peak Tensor Core performance (fp16 input, without sparsity); "
+    "the L40S has 2x throughput with fp16 accumulation compared to fp32 accumulation.",
+    "Without speculative decoding, vLLM reaches 50 tokens/s per user on H100.",
+])
+def test_a_condition_written_with_without_denies_nothing(text):
+    assert [c.stance for c in extract(text)] == ["asserted"]
+
+
+def test_a_difference_from_a_device_is_the_subjects():
+    doc = ("# AMD GPUs for inference\n\nWe compare the chips below.\n\n"
+           "The MI355x offers 32GB more HBM and 1.2TB/s higher bandwidth than MI300x.\n")
+    assert {c.hardware for c in extract(doc)} == {"MI355X"}

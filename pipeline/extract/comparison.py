@@ -205,7 +205,12 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
 
     # direction and measured quantity: the figure's own words after it (before the
     # baseline), else the words just before it ("reduces latency by 50%")
-    d = _first(w.direction, head)
+    # "reduce the latency by up to 2x and boost throughput by 2.5x": a figure that completes
+    # "by" is the change its verb and noun before it name; the words after it are the next
+    # clause's
+    by_form = bool(_BY_RE.search(before))
+    d = _first(w.direction, before, last=True) if by_form else None
+    d = d or _first(w.direction, head)
     direction = d[0] if d else None
     if direction is None and verb_down is not None:
         direction = "down" if verb_down else "up"
@@ -225,7 +230,8 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     # did ("5.1x faster TTFT", "the first token arrives 5.1x faster")
     # ("at all QPS levels" after the figure is a condition of it, not what it measures)
     own = head[:c.start()] if (c := _CONDITION_PHRASE.search(head)) else head
-    m = _specific(w.measures, own) or _specific(w.measures, before, last=True) \
+    m = (_specific(w.measures, before, last=True) if by_form else None) \
+        or _specific(w.measures, own) or _specific(w.measures, before, last=True) \
         or _first(w.measures, own) or _first(w.measures, before, last=True)
     measures = m[0] if m else None
     if measures == "latency" and d is not None and _GENERIC_SPEED.fullmatch(d[1].group(0)):

@@ -36,6 +36,8 @@ _COMP_FILLER_RE = re.compile(r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|abo
 _PLUS_AFTER_RE = re.compile(r"^\s?\+|^\s+or\s+(?:more|higher|above|greater)\b")
 _LESS_AFTER_RE = re.compile(r"^\s+or\s+(?:less|lower|fewer|below)\b")
 
+_BRACKETED_RE = re.compile(r"\([^()]*\)")
+_WITHOUT_RE = re.compile(r"(?i)\bwithout\b")
 _NEG_RE = re.compile(
     r"\b(?:no|not|never|neither|nor|none|without|cannot|can't|isn't|wasn't|aren't|doesn't|didn't|don't|lacks?|fails?\s+to|nothing)\b",
     re.I,
@@ -131,7 +133,9 @@ def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) 
             if m2:
                 asserted_by = _clean_who(m2.group("who"))
     clause = _CLAUSE_BREAK_RE.split(sentence_before)[-1]
-    if _NEG_RE.search(clause):
+    # a negation inside brackets qualifies a condition ("(fp16 input, without sparsity)"),
+    # and "without X" names a condition a figure was measured under: neither denies it
+    if _NEG_RE.search(_WITHOUT_RE.sub(" ", _BRACKETED_RE.sub(" ", clause))):
         return "negated", asserted_by
     if sentence.rstrip().endswith("?") or _QUESTION_RE.search(clause):
         return "questioned", asserted_by

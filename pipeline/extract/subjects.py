@@ -3,6 +3,7 @@ are baselines or belong to a neighbouring figure."""
 from __future__ import annotations
 
 import bisect
+import re
 
 from pipeline.extract import conditions as cond
 from pipeline.extract.candidates import Cand
@@ -18,6 +19,10 @@ DOMINANT_SHARE = 0.85
 DOMINANT_REACH = 20_000
 from pipeline.extract.tables import Table
 
+
+# a comparative, then "than", between a figure and a name: the name is what it differs from
+_DIFFERENCE_THAN_RE = re.compile(r"(?i)(?:[^.;:!?\n]|\.(?=\d)){0,40}?\b(?:more|less|fewer|higher|lower|greater|larger|"
+                                 r"smaller|faster|slower|bigger|cheaper)\b(?:[^.;:!?\n]|\.(?=\d)){0,60}?\bthan\s+(?:the\s+|an?\s+)?$")
 
 class SubjectFinder:
     """Finds the model and hardware a figure is about: its sentence, then its paragraph and
@@ -151,9 +156,15 @@ class SubjectFinder:
 
     def _not_baseline(self, hits: list, c: "Cand | None") -> list:
         """For a ratio or percent, what follows "than", "over", "vs" is the baseline it is
-        measured against, not its subject ("H200 is 1.9x faster than H100")."""
-        if c is None or c.family not in ("ratio", "percent"):
+        measured against, not its subject ("H200 is 1.9x faster than H100"); for any other
+        figure, a name after "more/higher/… than" past it is what it is a difference from."""
+        if c is None:
             return hits
+        if c.family not in ("ratio", "percent"):
+            # a difference: "64GB more HBM and 0.7TB/s higher bandwidth than MI300x" is the
+            # subject's lead over MI300x (a comparative between the figure and "than")
+            return [h for h in hits if not (h[0] >= c.after_unit and _DIFFERENCE_THAN_RE.match(
+                self.text, c.after_unit, h[0]))]
         span = self._baselines.get(id(c))
         keep = [h for h in hits if not BASELINE_RE.search(self.text, max(0, h[0] - 24), h[0])
                 and not (span is not None and span[0] <= h[0] < span[1])]
