@@ -92,6 +92,24 @@ def run_cli():
 
 
 @pytest.fixture(scope="session")
+def ingest_texts(tmp_path_factory, run_cli):
+    """``ingest_texts(name, {file: text})``: the documents written here, ingested through the
+    real CLI into a real warehouse; returns the warehouse's path (tests that check
+    headlines against a small record of their own)."""
+
+    def ingest(name: str, files: dict[str, str]) -> str:
+        root = tmp_path_factory.mktemp(name)
+        (root / "docs").mkdir()
+        for fname, text in files.items():
+            (root / "docs" / fname).write_text(text)
+        db = root / "p.duckdb"
+        run_cli("ingest", str(root / "docs"), "--db", str(db), "-q", cwd=REPO, check=True)
+        return str(db)
+
+    return ingest
+
+
+@pytest.fixture(scope="session")
 def primary_db(tmp_path_factory, run_cli):
     """A warehouse made by the real CLI from one document written for a test, marked
     primary in a sources.csv beside it; returns the database path."""

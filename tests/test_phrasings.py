@@ -9,14 +9,11 @@ beat, and the serving mode (online against offline) as a condition.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.api import extract
 from pipeline.check import check
 
-REPO = Path(__file__).resolve().parents[1]
 FIELDS = ("family", "value", "scope", "token_kind", "phase", "direction", "measures", "baseline")
 
 
@@ -119,13 +116,8 @@ in 20.31 ms.
 
 
 @pytest.fixture(scope="module")
-def record(tmp_path_factory, run_cli) -> str:
-    root = tmp_path_factory.mktemp("phrasings")
-    (root / "docs").mkdir()
-    (root / "docs" / "notes.md").write_text(PRIMARY)
-    db = root / "p.duckdb"
-    run_cli("ingest", str(root / "docs"), "--db", str(db), "-q", cwd=REPO, check=True)
-    return str(db)
+def record(ingest_texts) -> str:
+    return ingest_texts("phrasings", {"notes.md": PRIMARY})
 
 
 @pytest.mark.parametrize("headline, verdict", [

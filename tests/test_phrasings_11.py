@@ -10,15 +10,10 @@ unknown name; and in the checker, an "up to" that names another best case than t
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.api import extract
 from pipeline.check import check
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 def _only(text: str, family: str | None = None):
     claims = [c for c in extract(text) if family is None or c.family == family]
@@ -152,13 +147,8 @@ reached a 4.6x decode speedup over the TP8 baseline and a 2.1x prefill speedup o
 
 
 @pytest.fixture(scope="module")
-def record(tmp_path_factory, run_cli) -> str:
-    root = tmp_path_factory.mktemp("phrasings11")
-    (root / "docs").mkdir()
-    (root / "docs" / "ep.md").write_text(PRIMARY)
-    db = root / "p.duckdb"
-    run_cli("ingest", str(root / "docs"), "--db", str(db), "-q", cwd=REPO, check=True)
-    return str(db)
+def record(ingest_texts) -> str:
+    return ingest_texts("phrasings11", {"ep.md": PRIMARY})
 
 
 @pytest.mark.parametrize("headline, verdict", [
@@ -208,13 +198,8 @@ $0.27/M input tokens (cache miss), $1.10/M output tokens.
 
 
 @pytest.fixture(scope="module")
-def prices(tmp_path_factory, run_cli) -> str:
-    root = tmp_path_factory.mktemp("prices11")
-    (root / "docs").mkdir()
-    (root / "docs" / "pricing.md").write_text(PRICES)
-    db = root / "p.duckdb"
-    run_cli("ingest", str(root / "docs"), "--db", str(db), "-q", cwd=REPO, check=True)
-    return str(db)
+def prices(ingest_texts) -> str:
+    return ingest_texts("prices11", {"pricing.md": PRICES})
 
 
 @pytest.mark.parametrize("headline, verdict", [
