@@ -17,7 +17,7 @@ from pipeline.extract.patterns import (
     RATE_AFTER_RE, RATIO_HINT_RE, RATIO_NOUN_LATER_RE, RATIO_NOUNS, SIZE_NOUN_AFTER_RE, SIZE_NOUN_RE,
     SPACED_MAGNITUDE_RE, SPREAD_BEFORE_RE, TIME_HEADER_RE, TIME_REF_RE, TIME_UNIT_RE,
     TRAILING_TIME_UNIT_RE,
-    UNIT_BEFORE_RE,
+    UNIT_BEFORE_RE, WORKLOAD_SETTINGS,
     FACTOR_OF_BEFORE_RE,
 )
 from pipeline.extract.tables import caption_unit, cell_column, clean, header_magnitude
@@ -26,9 +26,8 @@ from pipeline.extract.units import (
 )
 from pipeline.vocab.loader import UnitEntry
 
-
 # the settings a sideways row of a table may hold instead of figures
-_WORKLOAD_FIELDS = frozenset({"isl", "osl", "batch_size", "concurrency", "offered_load"})
+SIDEWAYS_SETTINGS = WORKLOAD_SETTINGS | {"offered_load"}
 
 
 @dataclass(slots=True)
@@ -338,7 +337,7 @@ class CandidateFinder:
         if col.kind in ("setting", "ident", "quality"):
             return False
         if cl.col > 0 and row.cells and row.cells[0].col == 0 and \
-                self.typer.column(clean(row.cells[0].text)).field in _WORKLOAD_FIELDS:
+                self.typer.column(clean(row.cells[0].text)).field in SIDEWAYS_SETTINGS:
             return False   # "| Output length | 300tokens |": a row of a run's settings, sideways
         # a matrix of quality scores: the corner header says what every cell is
         if col.kind == "label" and cl.col > 0 and self.typer.column(table.column_header(0)).kind == "quality":

@@ -397,7 +397,7 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
                                       or self._continues_bar(c, own)):
             self._bars[c.after_unit] = c.family
             return "a threshold: an SLO, deadline or requirement the figures are measured against"
-        if notclaims.is_condition_bound(self.text[max(s_start - 150, c.start - 150, 0):c.start],
+        if notclaims.is_condition_bound(self.text[max(0, c.start - 150):c.start],
                                         self.text[c.after_unit:c.after_unit + 3]):
             return "a condition's bound: 'When X exceeds 100Gbps, ...' sets the point, not a figure"
         if c.family == "tokens" and others and notclaims.is_operating_point(own):
@@ -594,11 +594,10 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         on a slide, a list) takes its technique or precision from that line only: the lines
         around it are the other items' (a sentence of slide text runs over many lines)."""
         text = self.text
-        line_end = text.find("\n", c.after_unit)
+        line_start, line_end = text.rfind("\n", 0, c.start) + 1, text.find("\n", c.after_unit)
         if line_end < 0 or text[c.after_unit:line_end].strip(" \t*_.,;:)") \
-                or not text[text.rfind("\n", 0, c.start) + 1:c.start].strip():
+                or not text[line_start:c.start].strip():
             return hits
-        line_start = text.rfind("\n", 0, c.start) + 1
         return [h for h in hits if line_start <= h[0] < line_end]
 
     def _prev_end(self, c: Cand, floor: int) -> int:

@@ -229,7 +229,8 @@ def read(text: str, start: int, end: int, s_start: int, s_end: int,
     # "faster" says only that something sped up: the quantity named beside it says what
     # did ("5.1x faster TTFT", "the first token arrives 5.1x faster")
     # ("at all QPS levels" after the figure is a condition of it, not what it measures)
-    own = head[:c.start()] if (c := _CONDITION_PHRASE.search(head)) else head
+    cond_at = _CONDITION_PHRASE.search(head)
+    own = head[:cond_at.start()] if cond_at else head
     m = (_specific(w.measures, before, last=True) if by_form else None) \
         or _specific(w.measures, own) or _specific(w.measures, before, last=True) \
         or _first(w.measures, own) or _first(w.measures, before, last=True)

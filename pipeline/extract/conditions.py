@@ -218,12 +218,20 @@ def isl_osl(text: str, start: int, end: int, lower: str | None = None) -> tuple[
             return None, None
         i = o = None
         for m in _ONE_LENGTH_RE.finditer(text, lower, start, end):
-            i = i if i is not None else _num(m.group("i") or m.group("i2") or m.group("i3") or m.group("i4") or "")
-            o = o if o is not None else _num(m.group("o") or m.group("o2") or m.group("o3") or m.group("o4") or "")
+            mi, mo = _lengths_of(m)
+            i = i if i is not None else _num(mi or "")
+            o = o if o is not None else _num(mo or "")
         return i, o
-    i = m.group("i") or m.group("i2") or m.group("i3") or m.group("i4")
-    o = m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")
+    i, o = _lengths_of(m)
     return _num(i), _num(o)
+
+
+def _lengths_of(m: re.Match[str]) -> tuple[str | None, str | None]:
+    """The input and output lengths, as written, a match of ``_ISL_OSL_RE`` or
+    ``_ONE_LENGTH_RE`` holds (both name their alternatives' groups i, i2 … and o, o2 …)."""
+    groups = m.groupdict()
+    return (next((groups[g] for g in ("i", "i2", "i3", "i4") if groups.get(g)), None),
+            next((groups[g] for g in ("o", "o2", "o3", "o4") if groups.get(g)), None))
 
 
 def price_basis(vocab: Vocab, text: str, start: int, end: int,
@@ -304,13 +312,13 @@ def agreed_settings(text: str) -> dict:
     pairs = []
     for m in _ISL_OSL_RE.finditer(text, None, 0, len(text)):
         pairs.append((m.start(), m.end()))
-        seen.setdefault("isl", set()).add(_num(m.group("i") or m.group("i2") or m.group("i3") or m.group("i4")))
-        seen.setdefault("osl", set()).add(_num(m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")))
+        i, o = _lengths_of(m)
+        seen.setdefault("isl", set()).add(_num(i))
+        seen.setdefault("osl", set()).add(_num(o))
     for m in _ONE_LENGTH_RE.finditer(text, None, 0, len(text)):
         if any(a < m.end() and m.start() < b for a, b in pairs):
             continue    # "ISL/OSL: 1024/256" is one pair, not an OSL of 1024
-        i = m.group("i") or m.group("i2") or m.group("i3") or m.group("i4")
-        o = m.group("o") or m.group("o2") or m.group("o3") or m.group("o4")
+        i, o = _lengths_of(m)
         if i:
             seen.setdefault("isl", set()).add(_num(i))
         if o:

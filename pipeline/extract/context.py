@@ -9,7 +9,7 @@ from pipeline.extract.candidates import Cand
 from pipeline.extract.patterns import (
     AGAINST_RE, AT_OPERATING_POINT_RE, CONDITION_BEFORE_RE, COORD_GAP_RE, COORD_RE, FOLLOWING_OK,
     LIST_SEP_RE, NEXT_WORD_RE, NUMBER_WORD_RE, PERF_VERB_RE, QUOTED_AND_RE,
-    QUOTED_AND_STRICT_RE, REFERABLE, SHARED_FIELDS, SIG_RE,
+    QUOTED_AND_STRICT_RE, REFERABLE, SHARED_FIELDS, SIG_RE, WORKLOAD_SETTINGS,
 )
 from pipeline.model import Claim
 from pipeline.vocab.firstchars import word_led
@@ -128,8 +128,8 @@ class ContextResolver:
         text = self.text
         if c.start and text[c.start - 1] in "#[":
             return False
-        if "." not in num.text and (c.start == 0 or text[c.start - 1] == "\n") \
-                and text[c.end:c.end + 1] in ("\n", "") and c.start > 0:
+        if "." not in num.text and c.start > 0 and text[c.start - 1] == "\n" \
+                and text[c.end:c.end + 1] in ("\n", ""):
             return False      # an integer alone on its line: a page or slide number
         if SETTING_BEFORE_RE.search(text, max(0, c.start - 40), c.start):
             return False      # "at a concurrency of 64": a setting, not a figure
@@ -420,13 +420,15 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
         for _ in range(3):
             found = [settings_of(j) for j in range(i - 1, max(-1, i - 60), -1)
                      if starts[j] > at[k] and settings_of(j)]
+            if found:
+                break
             # none in its own section: the section that holds it ("#### Expected Result
             # Format" under "### H200 min-latency")
             parent = max((n for n in range(k) if heads[n][1] < heads[k][1]), default=None)
-            if found or parent is None:
+            if parent is None:
                 break
             k = parent
-        found = [{k: v for k, v in f.items() if k in _WORKLOAD_SETTINGS} for f in found]
+        found = [{key: val for key, val in f.items() if key in WORKLOAD_SETTINGS} for f in found]
         if found and all(f == found[0] for f in found):
             for key, val in found[0].items():
                 if getattr(c, key) is None:
@@ -442,11 +444,6 @@ def _headings(text: str) -> list[tuple[int, int]]:
         if bisect.bisect_left(fences, m.start()) % 2 == 0:
             out.append((m.start(), len(m.group(1))))
     return out
-
-
-# what a section's one run carries to its figures (its parallelism is the row's or the
-# sentence's: sections compare layouts)
-_WORKLOAD_SETTINGS = frozenset({"batch_size", "concurrency", "isl", "osl"})
 
 
 def _no_settings(c: Claim) -> bool:

@@ -321,7 +321,7 @@ def find_names(text: str, vocab: Vocab, start: int = 0, end: int | None = None,
         for kind, pat, name in fallback:
             for m in pat.finditer(text, start, end):
                 out.append(Span(m.start(), m.end(), kind, name))
-    declared = declared_names(text, start, end, out) if ":" in text[start:end] else []
+    declared = declared_names(text, start, end, out) if text.find(":", start, end) >= 0 else []
     out += declared
     if fallback or declared:
         out.sort(key=lambda s: (s.start, -s.end))

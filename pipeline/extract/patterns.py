@@ -143,12 +143,18 @@ class AtLineStart:
             yield m.start() + 1, m.end()
 
 
+# a run's workload settings: what a section's one run carries to its figures (its
+# parallelism is the row's or the sentence's: sections compare layouts), and with the
+# offered load, what a sideways table row may hold instead of figures
+WORKLOAD_SETTINGS = frozenset({"batch_size", "concurrency", "isl", "osl"})
+# inline HTML emphasis that may stand between a comparator and its number ("up to <u>3.45x</u>")
+INLINE_TAGS = r"(?:<(?:u|b|i|em|strong|mark|span)>)*"
 HEADINGS = AtLineStart(r"#{1,6}[ \t]")
 SECTION_REACH = 1500  # how far back a section's subject carries, in characters
 # "up to N", "as much as N": a best case of N (docs/claims-model.md §4), not a ceiling that any lower
 # figure meets; "at most", "no more than", "under" stay ceilings.
 PEAK_LEAD_RE = re.compile(r"(?i)\b(?:up\s+to|as\s+(?:much|many|high|fast|large|low|little)\s+as)"
-                          r"\s+(?:an?\s+|about\s+|around\s+|roughly\s+|~\s*)?[*_]*(?:<(?:u|b|i|em|strong|mark|span)>)*\s*$")
+                          r"\s+(?:an?\s+|about\s+|around\s+|roughly\s+|~\s*)?[*_]*" + INLINE_TAGS + r"\s*$")
 REACH_RE = re.compile(r"(?i)\b(?:reach(?:es|ed|ing)?|hit(?:s|ting)?)\s+(?:the\s+|a\s+)?[*_]*\s*$")
 SIZE_NOUN_RE = re.compile(r"(?i)\b(?:tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")
 SIZE_NOUN_AFTER_RE = re.compile(r"(?i)\+?\s*(?:[\w-]+\s+)?(tokens?|context|models?|parameters?|params|LLMs?|MoE|weights)\b")

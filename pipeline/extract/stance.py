@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from pipeline.extract.numbers import ascii_lower
+from pipeline.extract.patterns import INLINE_TAGS
 
 # Patterns used inside functions, compiled once.
 _SPACES_RE = re.compile(r"\s+")
@@ -32,14 +33,14 @@ _COMP_WORD_RE = re.compile(
 # what may stand between the comparator and the number: "about the", "up to **", "over $"
 # or an inline HTML tag: "up to <u>3.45x</u>", "up to <b>2x</b>"
 _COMP_FILLER_RE = re.compile(r"(?:\s+(?:the|a|an|of|just|only|roughly|nearly|about|around|some))*\s*[*_]*"
-                             r"(?:<(?:u|b|i|em|strong|mark|span)>)*\s*\\?\$?\s*", re.I)
+                             + INLINE_TAGS + r"\s*\\?\$?\s*", re.I)
 _PLUS_AFTER_RE = re.compile(r"^\s?\+|^\s+or\s+(?:more|higher|above|greater)\b")
 _LESS_AFTER_RE = re.compile(r"^\s+or\s+(?:less|lower|fewer|below)\b")
 
 _BRACKETED_RE = re.compile(r"\([^()]*\)")
-_WITHOUT_RE = re.compile(r"(?i)\bwithout\b")
+# ("without X" names a condition a figure was measured under, not a denial of it)
 _NEG_RE = re.compile(
-    r"\b(?:no|not|never|neither|nor|none|without|cannot|can't|isn't|wasn't|aren't|doesn't|didn't|don't|lacks?|fails?\s+to|nothing)\b",
+    r"\b(?:no|not|never|neither|nor|none|cannot|can't|isn't|wasn't|aren't|doesn't|didn't|don't|lacks?|fails?\s+to|nothing)\b",
     re.I,
 )
 # the cues of an estimate: they carry across a colon, the other hypothetical cues do not
@@ -133,9 +134,8 @@ def stance_and_source(sentence_before: str, sentence_after: str, sentence: str) 
             if m2:
                 asserted_by = _clean_who(m2.group("who"))
     clause = _CLAUSE_BREAK_RE.split(sentence_before)[-1]
-    # a negation inside brackets qualifies a condition ("(fp16 input, without sparsity)"),
-    # and "without X" names a condition a figure was measured under: neither denies it
-    if _NEG_RE.search(_WITHOUT_RE.sub(" ", _BRACKETED_RE.sub(" ", clause))):
+    # a negation inside brackets qualifies a condition ("(fp16 input, no sparsity)")
+    if _NEG_RE.search(_BRACKETED_RE.sub(" ", clause)):
         return "negated", asserted_by
     if sentence.rstrip().endswith("?") or _QUESTION_RE.search(clause):
         return "questioned", asserted_by

@@ -24,6 +24,7 @@ from pipeline.extract.tables import Table
 _DIFFERENCE_THAN_RE = re.compile(r"(?i)(?:[^.;:!?\n]|\.(?=\d)){0,40}?\b(?:more|less|fewer|higher|lower|greater|larger|"
                                  r"smaller|faster|slower|bigger|cheaper)\b(?:[^.;:!?\n]|\.(?=\d)){0,60}?\bthan\s+(?:the\s+|an?\s+)?$")
 
+
 class SubjectFinder:
     """Finds the model and hardware a figure is about: its sentence, then its paragraph and
     section, then the title. A mixin of the claim builder."""
@@ -231,7 +232,7 @@ class SubjectFinder:
         over the table); prose in those sections is not read (it names rivals too)."""
         key = ("section model", id(table))
         if key not in self._row_cache:
-            self._row_cache[key] = self._heading_model(getattr(table, "start", None) or 0)
+            self._row_cache[key] = self._heading_model(table.start)
         return self._row_cache[key]
 
     def _heading_model(self, pos: int):
