@@ -22,8 +22,8 @@ from pipeline.extract.lists import map_respectively, map_settings, own_qualifier
 from pipeline.extract.masks import find_names, NumberMasks, Span
 from pipeline.extract.numbers import ascii_lower
 from pipeline.extract.patterns import (
-    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, SHARE_OF_TOKENS_LEAD_RE, SHARE_OF_TOKENS_RE, HEADINGS, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
-    STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE,
+    AGGREGATE_WORD_RE, CLASS_OF_MODELS_RE, CONTRAST_AFTER_RE, SHARE_OF_TOKENS_LEAD_RE, SHARE_OF_TOKENS_RE, KIND_OF, OF_AFTER_RE, ONE_AT_A_TIME_RE, OUT_WORD_RE, IN_WORD_RE, PEAK_WORD_RE, REACH_RE,
+    STAT_CAPTION, STAT_CAPTION_RE, TOKEN_KIND_RE, markdown_headings,
 )
 from pipeline.extract.sentences import segment, Segments
 from pipeline.extract.stance import comparator, declared_hypothetical, has_cues, stance_and_source
@@ -133,9 +133,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         self.families_in: dict[int, set[str]] = {}  # sentence start -> their families
         self.dropped: dict[int, str] = {}     # id(cand) -> why build() skipped it (explain.py)
         self._bars: dict[int, str] = {}       # where thresholds and set values end -> family ("an SLO of 0.4 s and 0.04 s")
-        heads = list(HEADINGS.spans(self.text))
-        self._heading_starts = [s for s, _ in heads]
-        self._heading_levels = [e - s - 1 for s, e in heads]
+        self.headings = markdown_headings(self.text)     # (start, level), outside code
+        self._heading_starts = [s for s, _ in self.headings]
+        self._heading_levels = [level for _, level in self.headings]
         self._one_cache: dict[int, int] = {}
         self._sole: dict | None = None
         self.typer = HeaderTyper(vocab, self._header_unit)
@@ -937,7 +937,7 @@ def run_extractor(ex: _Extractor) -> list[Claim]:
         # figures under "the numbers below are projections", to the end of that section
         if c.stance == "asserted" and any(a <= c.start < b for a, b in declared):
             c.stance = "hypothetical"
-    neighbour_settings(ex.text, ex.seg, claims, ex.names_near)
+    neighbour_settings(ex.text, ex.seg, claims, ex.names_near, ex.headings)
     settings_from_table_mentions(claims)
     ex.carry_scope_forward(claims)
     ex.carry_scope(claims)

@@ -300,8 +300,6 @@ def share_baselines(text: str, claims: list[Claim]) -> None:
 
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*+•▪◦·]|\d{1,2}[.)])\s")
 _NOT_PROSE_RE = re.compile(r"[ \t]*(?:#|\||```|<)")
-_HEADING_LINE_RE = re.compile(r"(?m)^(#{1,6})[ \t]")
-_FENCE_RE = re.compile(r"(?m)^[ \t]*```")
 _ASSIGNED_RE = re.compile(r"\b[A-Za-z_][\w-]*[ \t]*=[ \t]*(\d[\d,]*(?:\.\d+)?[kK]?)\b")
 _BARE_NUMBER_RE = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?[kKMBT]?(?![\w.,]*\w)")
 # a unit that only states settings is short: a sentence, a list item ("- Batch size: 64")
@@ -316,7 +314,8 @@ def _takes_settings(c: Claim) -> bool:
         c.family in ("ratio", "percent") and c.measures in (None, "throughput", "latency"))
 
 
-def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> None:
+def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None,
+                       heads: list[tuple[int, int]] = ()) -> None:
     """Settings stated in a sentence or list item of their own are conditions of the figures
     beside them: the next unit ("SGLang reaches 5,000 tokens/s. This used a batch size of
     64.", "- 5,000 tokens/s" over "- Batch size: 64") and the units before it in its
@@ -325,7 +324,9 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
     own (names aside: ``names_at(pos)`` gives the name spans near ``pos``), is short, and
     states each setting once (``conditions.agreed_settings``: a sweep gives none). A list's
     items are units of one block when they follow one another line by line. Only rates,
-    times and their ratios take them; a figure's own sentence was read first and wins."""
+    times and their ratios take them; a figure's own sentence was read first and wins.
+    ``heads``: the document's Markdown headings, (start, level) (``patterns.markdown_headings``),
+    for the settings a section states once."""
     from pipeline.extract import conditions as cond
 
     prose = [c for c in claims if not c.in_table and _takes_settings(c)]
@@ -407,7 +408,6 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
     # their own ("### H200 min-latency" / "Our results are based on Batch = 1, ISL = 1K,
     # OSL = 2K" over a console block of results): the section's run, when the section
     # states no other (a sweep states several and settles nothing).
-    heads = _headings(text) if unset else []
     at = [h for h, _ in heads]
     for c in unset:
         if not _no_settings(c):
@@ -433,17 +433,6 @@ def neighbour_settings(text: str, seg, claims: list[Claim], names_at=None) -> No
             for key, val in found[0].items():
                 if getattr(c, key) is None:
                     setattr(c, key, val)
-
-
-def _headings(text: str) -> list[tuple[int, int]]:
-    """(start, level) of each Markdown heading outside fenced code ("# comment" lines of a
-    shell block are no headings)."""
-    fences = [m.start() for m in _FENCE_RE.finditer(text)]
-    out = []
-    for m in _HEADING_LINE_RE.finditer(text):
-        if bisect.bisect_left(fences, m.start()) % 2 == 0:
-            out.append((m.start(), len(m.group(1))))
-    return out
 
 
 def _no_settings(c: Claim) -> bool:

@@ -1,6 +1,7 @@
 """Patterns and word lists the claim builder uses, compiled once per process."""
 from __future__ import annotations
 
+import bisect
 import re
 
 from pipeline.vocab.firstchars import word_led
@@ -150,6 +151,16 @@ WORKLOAD_SETTINGS = frozenset({"batch_size", "concurrency", "isl", "osl"})
 # inline HTML emphasis that may stand between a comparator and its number ("up to <u>3.45x</u>")
 INLINE_TAGS = r"(?:<(?:u|b|i|em|strong|mark|span)>)*"
 HEADINGS = AtLineStart(r"#{1,6}[ \t]")
+FENCES = AtLineStart(r"[ \t]*```")
+
+
+def markdown_headings(text: str) -> list[tuple[int, int]]:
+    """(start, level) of each Markdown heading outside fenced code ("# comment" lines of a
+    shell block are no headings): the sections the extractor's subject and settings
+    lookups walk."""
+    fences = [s for s, _ in FENCES.spans(text)]
+    return [(s, e - s - 1) for s, e in HEADINGS.spans(text) if bisect.bisect_left(fences, s) % 2 == 0]
+
 SECTION_REACH = 1500  # how far back a section's subject carries, in characters
 # "up to N", "as much as N": a best case of N (docs/claims-model.md §4), not a ceiling that any lower
 # figure meets; "at most", "no more than", "under" stay ceilings.
