@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import re
 
+from pipeline.ingest.tables import trimmed
+
 # Patterns used inside functions, compiled once.
 _LAST_WORD_RE = re.compile(r"([\w.]+)[.!?]$")
 
@@ -55,14 +57,6 @@ class Segments:
         return self._find(self.para_starts, self.para_ends, pos)
 
 
-def _trim(text: str, s: int, e: int) -> tuple[int, int]:
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    return s, e
-
-
 # Bounds on what counts as one sentence or paragraph. Context is read sentence- and
 # paragraph-wide, so a page that is one endless line of figures (scraped tables, dumps)
 # would make that quadratic; real sentences and paragraphs are far shorter than these.
@@ -75,15 +69,15 @@ _WORD_GAP_RE = re.compile(r"(?<=[A-Za-z)])\s+(?=[A-Za-z(])")
 def _add_sentence(text: str, start: int, end: int, sents: list[tuple[int, int]]) -> None:
     """Append the trimmed sentence, cut at clause breaks into pieces of at most
     MAX_SENTENCE characters when it runs longer."""
-    s, e = _trim(text, start, end)
+    s, e = trimmed(text, start, end)
     while e - s > MAX_SENTENCE:
         half = s + MAX_SENTENCE // 2
         m = _CLAUSE_CUT_RE.search(text, half, s + MAX_SENTENCE) or _WORD_GAP_RE.search(text, half, s + MAX_SENTENCE)
         cut = m.end() if m else s + MAX_SENTENCE
-        a, b = _trim(text, s, cut)
+        a, b = trimmed(text, s, cut)
         if a < b:
             sents.append((a, b))
-        s, e = _trim(text, cut, e)
+        s, e = trimmed(text, cut, e)
     if s < e:
         sents.append((s, e))
 
@@ -122,7 +116,7 @@ def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
     sents: list[tuple[int, int]] = []
     para_out: list[tuple[int, int]] = []
     for ps, pe in paras:
-        ps, pe = _trim(text, ps, pe)
+        ps, pe = trimmed(text, ps, pe)
         if ps >= pe:
             continue
         first = len(sents)
@@ -140,7 +134,7 @@ def segment(text: str, page_breaks: list[int] | None = None) -> Segments:
         cut = ps
         for s2, e2 in sents[first:]:
             if e2 - cut > MAX_PARAGRAPH and s2 > cut:
-                para_out.append(_trim(text, cut, s2))
+                para_out.append(trimmed(text, cut, s2))
                 cut = s2
         para_out.append((cut, pe))
     return Segments(

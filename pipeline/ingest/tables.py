@@ -173,7 +173,7 @@ def pipe_cells(text: str, s: int, e: int) -> list[Cell]:
         positions.insert(0, -1)
     ends = positions[1:] + ([len(line)] if line.rstrip()[-1:] != "|" else [])
     for col, (a, b) in enumerate(zip(positions, ends)):
-        cs, ce = _trimmed(line, a + 1, b)
+        cs, ce = trimmed(line, a + 1, b)
         cells.append(Cell(s + cs, s + ce, col, line[cs:ce]))
     return cells
 
@@ -698,7 +698,9 @@ def _lines_of(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _trimmed(text: str, a: int, b: int) -> tuple[int, int]:
+def trimmed(text: str, a: int, b: int) -> tuple[int, int]:
+    """``(a, b)`` narrowed past the white space at both ends of ``text[a:b]`` (table cells
+    here, sentences and paragraphs in ``extract/sentences.py``)."""
     while a < b and text[a].isspace():
         a += 1
     while b > a and text[b - 1].isspace():
@@ -753,7 +755,7 @@ def _grid_line_cells(text: str, ls: int, le: int, bounds: list[int]) -> list[Pie
     walls = [b for b in bounds if ls + b < le and text[ls + b] in "|+"]
     out = []
     for a, b in zip(walls, walls[1:]):
-        s, e = _trimmed(text, ls + a + 1, ls + b)
+        s, e = trimmed(text, ls + a + 1, ls + b)
         if e > s and _RULE_PIECE_RE.fullmatch(text, s, e) and ("--" in text[s:e] or "==" in text[s:e]):
             continue
         out.append((Cell(s, e, bounds.index(a), text[s:e]), bounds.index(b) - bounds.index(a)))
@@ -824,7 +826,7 @@ def _simple_line_cells(text: str, ls: int, le: int, cols: list[tuple[int, int]])
     out = []
     for k, (a, _) in enumerate(cols):
         b = cols[k + 1][0] if k + 1 < len(cols) else le - ls
-        s, e = _trimmed(text, min(le, ls + a), min(le, ls + b))
+        s, e = trimmed(text, min(le, ls + a), min(le, ls + b))
         if e > s:
             out.append((Cell(s, e, k, text[s:e]), 1))
     return out
