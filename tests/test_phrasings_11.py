@@ -382,3 +382,17 @@ def test_a_difference_from_a_device_is_the_subjects():
     doc = ("# AMD GPUs for inference\n\nWe compare the chips below.\n\n"
            "The MI355x offers 32GB more HBM and 1.2TB/s higher bandwidth than MI300x.\n")
     assert {c.hardware for c in extract(doc)} == {"MI355X"}
+
+
+# --- the review's sample of stored claims ---------------------------------------------------
+
+def test_a_displayed_tex_environment_holds_no_figures():
+    text = ("Problem: if the system \\begin{align*} 4x-3y&=c,\\\\ 5y-7x&=d. \\end{align*} has a "
+            "nonzero solution, find c/d. The server reached 2x higher throughput.")
+    assert [(c.value, c.family) for c in extract(text)] == [(2, "ratio")]
+
+
+def test_lengths_a_workload_was_packed_to_are_settings():
+    text = ("Requests are sampled chat turns, truncated to 4K or 8K tokens, and the server runs "
+            "with its default cache size.")
+    assert extract(text) == []

@@ -375,7 +375,9 @@ class _Extractor(CandidateFinder, ContextResolver, SubjectFinder):
         # the words before the figure in its own clause (after the previous figure)
         own = lead[-(c.start - max(s_start, c.prev_end)):] if c.start > max(s_start, c.prev_end) else ""
         if notclaims.is_config_value(own) or self._continues_bar(c, own) or \
-                notclaims.restated_by_flag(self.text[c.after_unit:c.after_unit + 40]):
+                notclaims.restated_by_flag(self.text[c.after_unit:c.after_unit + 40]) or (
+                    notclaims.continues_list(own) and notclaims.listed_config_value(
+                        self.text[max(s_start, c.start - 120):c.start])):
             self._bars[c.after_unit] = c.family
             return "a configuration value: a flag's, a named setting's or one a run was set to"
         if c.family == "bandwidth" and notclaims.is_port_speed(lead, self.text[c.after_unit:c.after_unit + 40]):

@@ -26,6 +26,10 @@ _GLOBAL_PATTERNS = [
     r"!\[[^\]\n]*\]\([^)\n]*\)", r"```.*?```", r"~~~.*?~~~", r"`[^`\n]{1,400}`", r"<!--.*?-->",
     r"<[a-zA-Z/](?:[^<>\n]|\n(?![ \t]*\n)){0,800}>", r"https?://[^\s)\]>\"']+", r"www\.[^\s)\]>\"']+", r"\]\([^)\n]*\)",
     r"\[\^?\d+\]", r"#\d+\b", r"\$\$.*?\$\$", r"\\\[.*?\\\]", r"\{\{[<%].*?[>%]\}\}", r"\{%.*?%\}",
+    # a displayed environment whole, over its lines ("\begin{align*} 6x-4y&=a, ... \end{align*}"
+    # in a paper's worked problem); else a command's line
+    r"\\begin\{(?:align|equation|eqnarray|gather|multline|array|cases|[pb]?matrix)\*?\}.{0,4000}?"
+    r"\\end\{(?:align|equation|eqnarray|gather|multline|array|cases|[pb]?matrix)\*?\}",
     r"\\(?:frac|boxed|mathbf|text|begin|end|left|right|cdot|times|sqrt)\b[^\n]{0,200}",
 ]
 # Words that number the parts of a document or a procedure ("Section 3", "Step 1"): the

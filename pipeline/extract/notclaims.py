@@ -233,6 +233,14 @@ def listed_length_setting(before: str) -> str | None:
     return length_setting(before[:m.start()]) if m else None
 
 
+def listed_config_value(before: str) -> bool:
+    """Does the figure continue a list of values a run was set to ("packed to 8K or 16K
+    tokens": 16K too), read before the list's first member? (The first member may be read
+    after it, when it borrows its unit from this one.)"""
+    m = _LIST_HEAD_RE.search(before)
+    return bool(m) and is_config_value(before[:m.start()])
+
+
 # four or more bare numbers in a row, apart only by spaces: the tick labels of a chart axis
 # as PDF text renders them ("0 100 200 300 400 BandWidth (Gbps)")
 # (a digit leads, so ``re`` skips to each one in C; the look-behind after it checks the
@@ -360,6 +368,8 @@ def is_port_speed(lead: str, after: str) -> bool:
 # threshold to 100 ms", "configured to 64": a value someone chose for a run, not one it reached
 _SET_TO_RE = re.compile(
     r"(?i)(?:\b(?:is|are|was|were|be|been|being)\s+(?:set|configured)\s+(?:to|at|as)"
+    # "prompts ... packed to 8K tokens", "truncated to 2,048 tokens": a length a run was cut to
+    r"|\b(?:packed|truncated|padded|clipped|trimmed)\s+to"
     # (the verb, not the noun: "another document in the set reports ... up to 376")
     r"|(?<!the )(?<!this )(?<!that )(?<!each )(?<!data )(?<!test )(?<!a )"
     r"\b(?:set|sets|setting|configur(?:e|es|ed|ing))\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+|our\s+)?"
